@@ -1,0 +1,35 @@
+import { initStore } from '../../entities/init.js';
+import { defineCommand } from '../command.js';
+
+export const command = defineCommand({
+  name: 'init',
+  summary: 'scaffold .knowledge/ in this git repository',
+  usage: '[options]',
+  description: [
+    'Creates .knowledge/ at the top of the current git repository (or in --store DIR): config.yaml with',
+    'the documented defaults, .gitattributes (*.ndjson merge=union), .gitignore (.cache/), copies of the',
+    'schemas for editors, and the seeded roles, gate profiles and implementation modes.',
+    'Existing files are never overwritten; running it again changes nothing and says so.',
+  ].join('\n'),
+  options: {},
+  positionals: [0, 0],
+  examples: ['lore init', 'lore init --store ../other-repo'],
+  async run(ctx) {
+    const result = await initStore({ cwd: ctx.cwd, store: ctx.storeDir, env: ctx.env });
+    if (ctx.json) {
+      ctx.printJson({ root: result.root, changed: result.changed, seeded: result.seeded });
+      return;
+    }
+    if (result.changed.length === 0) {
+      ctx.print(`.knowledge/ in ${result.root} is already initialised: nothing to change`);
+    } else {
+      ctx.print(`initialised .knowledge/ in ${result.root}:`);
+      const schemas = result.changed.filter((f) => f.startsWith('.knowledge/schemas/'));
+      for (const file of result.changed.filter((f) => !schemas.includes(f))) ctx.print(`  ${ctx.style.green('created')} ${file}`);
+      if (schemas.length > 0) ctx.print(`  ${ctx.style.green('updated')} .knowledge/schemas/ (${schemas.length} schema copies for editors)`);
+    }
+    for (const item of result.seeded.filter((s) => s.status === 'skipped')) {
+      ctx.note(`${ctx.style.yellow('kept')} ${item.file}: ${item.reason}`);
+    }
+  },
+});

@@ -1,0 +1,33 @@
+// Every command and where its module is: modules load only when their command runs, so
+// `lore hook pre-commit` never loads the daemon, the web UI or the MCP SDK.
+import type { CommandSpec } from './command.js';
+
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  group: string;
+  load: () => Promise<{ command: CommandSpec }>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', group: 'Store', summary: 'scaffold .knowledge/ in this git repository', load: () => import('./commands/init.js') },
+  { name: 'seed', group: 'Store', summary: 'write the default roles, gate profiles and modes', load: () => import('./commands/seed.js') },
+  { name: 'validate', group: 'Store', summary: 'check every file of the store against its schema and rules', load: () => import('./commands/validate.js') },
+  { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
+  { name: 'list', group: 'Store', summary: 'list records, optionally of one kind', load: () => import('./commands/list.js') },
+  { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
+];
+
+/** Finds the command named by the first one or two arguments. */
+export function findCommand(args: readonly string[]): { entry: CommandEntry; rest: string[] } | undefined {
+  const two = `${args[0]} ${args[1]}`;
+  const byTwo = COMMANDS.find((c) => c.name === two);
+  if (byTwo !== undefined) return { entry: byTwo, rest: args.slice(2) };
+  const byOne = COMMANDS.find((c) => c.name === args[0]);
+  return byOne === undefined ? undefined : { entry: byOne, rest: args.slice(1) };
+}
+
+/** The subcommands of a group name (`graph` → `graph add-entity`, ...). */
+export function subcommands(group: string): CommandEntry[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+}

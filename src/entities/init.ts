@@ -1,0 +1,101 @@
+// `lore init`: scaffolds `.knowledge/` in a repository. Creates what is missing, never
+// overwrites what exists, and reports that nothing changed when run again.
+import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { isErrno, LoreError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { gitTopLevel } from '../git/exec.js';
+import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
+import { checkVersion, configTemplate } from '../store/config.js';
+import { slugify } from '../store/ids.js';
+import { displayPath, KNOWLEDGE_DIR, knowledgeDir, SCHEMA_COPY_DIR } from '../store/layout.js';
+import { parseText } from '../store/parse.js';
+import { seedDefaults, type SeedItem } from './seed.js';
+
+export interface InitOptions {
+  cwd: string;
+  /** Initialise here instead of the git repository's top level. */
+  store?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface InitResult {
+  root: string;
+  /** Files created or changed, relative to the root. */
+  changed: string[];
+  seeded: SeedItem[];
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}
+
+/** Makes sure a line-based file (.gitignore, .gitattributes) holds `line`; returns whether it changed. */
+async function ensureLine(path: string, line: string): Promise<boolean> {
+  const existing = await readIfExists(path);
+  if (existing !== undefined && existing.split(/\r?\n/).some((l) => l.trim() === line)) return false;
+  const base = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
+  await writeFileAtomic(path, `${base}${line}\n`);
+  return true;
+}
+
+/** The repository's name as a project id: "My Repo" → "my-repo". */
+export function projectIdFor(root: string): string {
+  return slugify(basename(root)) || 'project';
+}
+
+/** Scaffolds (or completes) `.knowledge/`. */
+export async function initStore(options: InitOptions): Promise<InitResult> {
+  const root = options.store !== undefined ? resolve(options.cwd, options.store) : await gitTopLevel(options.cwd, options.env);
+  if (root === undefined) {
+    throw new LoreError('NOT_A_GIT_REPO', `${resolve(options.cwd)} is not inside a git repository`, { hint: 'run "git init" first, or pass --store DIR to create the store elsewhere' });
+  }
+  try {
+    if (!(await stat(root)).isDirectory()) throw new LoreError('IO', `${root} is not a directory`);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) throw new LoreError('IO', `${root} does not exist`);
+    throw error;
+  }
+  const dir = knowledgeDir(root);
+  await mkdir(dir, { recursive: true });
+  const changed: string[] = [];
+  const configPath = join(dir, 'config.yaml');
+  const config = await readIfExists(configPath);
+  if (config === undefined) {
+    await writeFileAtomic(configPath, configTemplate(projectIdFor(root), `# yaml-language-server: $schema=${SCHEMA_COPY_DIR}/config.schema.json`));
+    changed.push(displayPath(root, configPath));
+  } else {
+    // Never touch an existing configuration, but do not seed into a store of a newer format.
+    checkVersion(parseText(config, `${KNOWLEDGE_DIR}/config.yaml`).value, `${KNOWLEDGE_DIR}/config.yaml`);
+  }
+  if (await ensureLine(join(dir, '.gitattributes'), '*.ndjson merge=union')) changed.push(`${KNOWLEDGE_DIR}/.gitattributes`);
+  if (await ensureLine(join(dir, '.gitignore'), '.cache/')) changed.push(`${KNOWLEDGE_DIR}/.gitignore`);
+  changed.push(...(await copySchemas(root)));
+  const seeded = await seedDefaults(root);
+  changed.push(...seeded.filter((s) => s.status === 'added').map((s) => s.file));
+  return { root, changed, seeded };
+}
+
+/** Copies the schemas into `.knowledge/schemas/` for editors (left alone when it is a symlink). */
+async function copySchemas(root: string): Promise<string[]> {
+  const dir = join(knowledgeDir(root), SCHEMA_COPY_DIR);
+  try {
+    if ((await lstat(dir)).isSymbolicLink()) return [];
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  const changed: string[] = [];
+  for (const name of SCHEMA_NAMES) {
+    const text = await readFile(SCHEMAS_DIR + schemaFileName(name), 'utf8');
+    const target = join(dir, schemaFileName(name));
+    if ((await readIfExists(target)) === text) continue;
+    await writeFileAtomic(target, text);
+    changed.push(displayPath(root, target));
+  }
+  return changed;
+}

@@ -1,0 +1,54 @@
+// `lore seed`: writes the system defaults with stable ids. Idempotent, and a record a person
+// edited is never overwritten unless forced.
+import { isDeepStrictEqual } from 'node:util';
+import { displayPath, recordPath, type RecordKindName } from '../store/layout.js';
+import { readRecord } from '../store/read.js';
+import { writeRecord } from '../store/write.js';
+import { DEFAULT_GATES, DEFAULT_MODES, DEFAULT_ROLES } from './defaults.js';
+
+export type SeedStatus = 'added' | 'kept' | 'skipped' | 'reset';
+
+export interface SeedItem {
+  kind: RecordKindName;
+  id: string;
+  file: string;
+  status: SeedStatus;
+  /** Why a record was skipped. */
+  reason?: string;
+}
+
+export interface SeedOptions {
+  /** Overwrite records that differ from the defaults. */
+  force?: boolean;
+  /** Report what would happen, write nothing. */
+  dryRun?: boolean;
+}
+
+/** Every default record, in seeding order. */
+export function defaultRecords(): Array<{ kind: RecordKindName; id: string; value: unknown }> {
+  return [
+    ...DEFAULT_ROLES.map((value) => ({ kind: 'role' as const, id: value.id, value })),
+    ...DEFAULT_GATES.map((value) => ({ kind: 'gate' as const, id: value.id, value })),
+    ...DEFAULT_MODES.map((value) => ({ kind: 'mode' as const, id: value.id, value })),
+  ];
+}
+
+/** Writes the defaults that are missing; reports what it added, kept and skipped. */
+export async function seedDefaults(root: string, options: SeedOptions = {}): Promise<SeedItem[]> {
+  const items: SeedItem[] = [];
+  for (const { kind, id, value } of defaultRecords()) {
+    const file = displayPath(root, recordPath(root, kind, id));
+    const existing = await readRecord(root, kind, id);
+    // Values are compared, not bytes: a record that only differs in formatting is the default.
+    if (existing?.record !== undefined && isDeepStrictEqual(existing.record.value, value)) {
+      items.push({ kind, id, file, status: 'kept' });
+    } else if (existing !== undefined && !options.force) {
+      const reason = existing.record === undefined ? 'is invalid; fix it, or --force resets it' : 'differs from the default (edited by a person?); --force resets it';
+      items.push({ kind, id, file, status: 'skipped', reason });
+    } else {
+      if (!options.dryRun) await writeRecord(root, kind, value);
+      items.push({ kind, id, file, status: existing === undefined ? 'added' : 'reset' });
+    }
+  }
+  return items;
+}

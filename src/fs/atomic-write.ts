@@ -1,0 +1,56 @@
+// Durable file replacement: a reader sees the old file or the new one, never half of either,
+// and a crash at any point leaves one of the two.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { isErrno } from '../errors.js';
+
+/** fsyncs a directory so a rename or unlink in it survives a crash (a no-op where unsupported). */
+export async function fsyncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+    if (!isErrno(error, 'EISDIR') && !isErrno(error, 'EPERM') && !isErrno(error, 'EINVAL') && !isErrno(error, 'EACCES')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Writes a file atomically: temp file in the same folder, fsync, rename over the target, fsync the folder. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncDir(dir);
+}
+
+/** Deletes a file durably; returns false when it did not exist. */
+export async function unlinkDurable(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return false;
+    throw error;
+  }
+  await fsyncDir(dirname(path));
+  return true;
+}

@@ -1,0 +1,45 @@
+// The only place lore runs git. Plain `git` through execFile: no shell, so paths and refs
+// can never be interpreted as commands.
+import { execFile } from 'node:child_process';
+import { LoreError } from '../errors.js';
+
+export interface GitOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Largest output accepted (default 256 MiB). */
+  maxBuffer?: number;
+}
+
+/** Runs git and returns its stdout; a failure becomes a GIT error with git's own message. */
+export function git(args: readonly string[], options: GitOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args as string[], { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error === null) return resolve(stdout);
+      const detail = (stderr || error.message).trim().split('\n').slice(0, 5).join('; ');
+      reject(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`, { cause: error }));
+    });
+  });
+}
+
+/** The top-level directory of the work tree holding `cwd`, or undefined outside a repository. */
+export async function gitTopLevel(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
+  try {
+    return (await git(['rev-parse', '--show-toplevel'], { cwd, ...(env === undefined ? {} : { env }) })).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Name <email>" from git config, or undefined when neither is set. */
+export async function gitUser(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const get = async (key: string): Promise<string> => {
+    try {
+      return (await git(['config', '--get', key], { cwd, ...(env === undefined ? {} : { env }) })).trim();
+    } catch {
+      return '';
+    }
+  };
+  const [name, email] = await Promise.all([get('user.name'), get('user.email')]);
+  if (name === '' && email === '') return undefined;
+  return email === '' ? name : name === '' ? `<${email}>` : `${name} <${email}>`;
+}

@@ -1,0 +1,113 @@
+// An inter-process lock for a log: a lock file created exclusively, holding who took it.
+// A lock left by a dead process (or older than staleMs) is broken, carefully, so that two
+// waiters breaking it at once cannot both end up holding it.
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isErrno, LoreError } from '../errors.js';
+
+export interface LockOptions {
+  /** Give up after this long (default 10 s). */
+  timeoutMs?: number;
+  /** A lock older than this is stale even if its holder seems alive (default 30 s). */
+  staleMs?: number;
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  nonce: string;
+  time: string;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return isErrno(error, 'EPERM');
+  }
+}
+
+async function readHolder(path: string): Promise<Holder | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Holder;
+  } catch {
+    return undefined; // missing, or being written this very moment
+  }
+}
+
+async function isStale(path: string, staleMs: number): Promise<Holder | 'unreadable-stale' | undefined> {
+  const holder = await readHolder(path);
+  if (holder !== undefined) {
+    if (holder.host === hostname() && !alive(holder.pid)) return holder;
+    return Date.now() - Date.parse(holder.time) > staleMs ? holder : undefined;
+  }
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > staleMs ? 'unreadable-stale' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves a stale lock aside; if what was moved turns out to be a fresh lock, puts it back. */
+async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Promise<void> {
+  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return;
+    throw error;
+  }
+  const moved = await readHolder(aside);
+  if (stale !== 'unreadable-stale' && moved !== undefined && moved.nonce !== stale.nonce) {
+    // Another waiter broke the stale lock and took a new one in between: restore it.
+    await link(aside, path).catch(() => undefined);
+  }
+  await unlink(aside).catch(() => undefined);
+}
+
+/** Runs `fn` while holding the lock `<target>.lock`. */
+export async function withLock<T>(target: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const path = `${target}.lock`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const staleMs = options.staleMs ?? 30_000;
+  const holder: Holder = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
+  const started = Date.now();
+  await mkdir(dirname(path), { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(path, 'wx');
+      try {
+        await handle.writeFile(JSON.stringify(holder));
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      if (!isErrno(error, 'EEXIST')) throw error;
+    }
+    const stale = await isStale(path, staleMs);
+    if (stale !== undefined) {
+      await breakLock(path, stale);
+      continue;
+    }
+    if (Date.now() - started > timeoutMs) {
+      const current = await readHolder(path);
+      const who = current === undefined ? 'another process' : `process ${current.pid} on ${current.host} since ${current.time}`;
+      throw new LoreError('LOCK_TIMEOUT', `could not lock ${target} within ${timeoutMs} ms: it is held by ${who}`, {
+        hint: `if no lore process is running, delete ${path}`,
+      });
+    }
+    await sleep(Math.min(50, 1 + attempt * 2) + Math.random() * 3);
+  }
+  try {
+    return await fn();
+  } finally {
+    // Release only our own lock: if it was broken as stale and retaken, it is no longer ours.
+    const current = await readHolder(path);
+    if (current?.nonce === holder.nonce) await unlink(path).catch(() => undefined);
+  }
+}

@@ -1,0 +1,188 @@
+// The one append-only NDJSON engine. Appends are serialised by a lock, written with a single
+// write and fsynced before they are acknowledged. Replay streams the file, keeps the latest line
+// per id by (timestamp, then line order), and reports and skips torn or unparsable lines.
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
+import { isErrno, type Problem } from '../errors.js';
+import { withLock, type LockOptions } from './lock.js';
+
+/** One parsed line of a log. */
+export interface LogLine<T = Record<string, unknown>> {
+  /** 1-based line number in the file. */
+  line: number;
+  value: T;
+}
+
+export interface LogReadOptions<T> {
+  /** Path shown in problems (default: the file path). */
+  displayPath?: string;
+  /** Returns why a parsed line is not a valid record, or undefined when it is. */
+  validate?: (value: unknown) => string | undefined;
+  /** Stop with a problem past this many bytes in one line (default 1 MiB). */
+  maxLineBytes?: number;
+  /** Receives each valid line in file order. */
+  onLine?: (line: LogLine<T>) => void;
+}
+
+export interface LogReadResult {
+  /** Lines in the file, valid or not. */
+  lines: number;
+  problems: Problem[];
+}
+
+/** Streams a log line by line; a missing file is an empty log. */
+export async function readLog<T = Record<string, unknown>>(file: string, options: LogReadOptions<T> = {}): Promise<LogReadResult> {
+  const shown = options.displayPath ?? file;
+  const maxLine = options.maxLineBytes ?? 1024 * 1024;
+  const problems: Problem[] = [];
+  let lineNumber = 0;
+  const handle = (text: string, complete: boolean): void => {
+    lineNumber++;
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      const message = complete ? 'is not valid JSON and was skipped' : 'is incomplete (a write was cut off) and was skipped';
+      problems.push({ severity: 'error', file: shown, line: lineNumber, column: 1, message: `line ${lineNumber} ${message}` });
+      return;
+    }
+    const invalid = value === null || typeof value !== 'object' || Array.isArray(value) ? 'is not a JSON object' : options.validate?.(value);
+    if (invalid !== undefined) {
+      problems.push({ severity: 'error', file: shown, line: lineNumber, column: 1, message: `line ${lineNumber} ${invalid}; skipped` });
+      return;
+    }
+    options.onLine?.({ line: lineNumber, value: value as T });
+  };
+  let rest = '';
+  try {
+    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
+    for await (const chunk of stream as AsyncIterable<string>) {
+      let start = 0;
+      let newline = chunk.indexOf('\n');
+      if (newline === -1) {
+        rest += chunk;
+      } else {
+        handle(rest + chunk.slice(0, newline), true);
+        rest = '';
+        start = newline + 1;
+        while ((newline = chunk.indexOf('\n', start)) !== -1) {
+          handle(chunk.slice(start, newline), true);
+          start = newline + 1;
+        }
+        rest = chunk.slice(start);
+      }
+      if (rest.length > maxLine) {
+        problems.push({ severity: 'error', file: shown, line: lineNumber + 1, column: 1, message: `line ${lineNumber + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
+        stream.destroy();
+        return { lines: lineNumber + 1, problems };
+      }
+    }
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return { lines: 0, problems };
+    throw error;
+  }
+  if (rest !== '') handle(rest, false);
+  return { lines: lineNumber, problems };
+}
+
+export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
+  /** The identity of a record (default: its id). */
+  keyOf?: (value: T) => string;
+  /** The time that orders versions of a record, in ms (default: Date.parse of `timestamp`). */
+  timeOf?: (value: T) => number;
+}
+
+export interface ReplayResult<T> extends LogReadResult {
+  /** The latest version of every record, tombstoned ones removed, in order of first appearance. */
+  records: Map<string, LogLine<T>>;
+}
+
+/** Replays a log: the latest line per id by (timestamp, then line order) wins; tombstones delete. */
+export async function replayLog<T = Record<string, unknown>>(file: string, options: ReplayOptions<T> = {}): Promise<ReplayResult<T>> {
+  const keyOf = options.keyOf ?? ((value: T) => String((value as { id?: unknown }).id));
+  const timeOf = options.timeOf ?? ((value: T) => Date.parse(String((value as { timestamp?: unknown }).timestamp)));
+  const latest = new Map<string, { line: LogLine<T>; time: number }>();
+  const result = await readLog<T>(file, {
+    ...options,
+    onLine: (line) => {
+      const key = keyOf(line.value);
+      const parsed = timeOf(line.value);
+      const time = Number.isNaN(parsed) ? -Infinity : parsed;
+      const current = latest.get(key);
+      // Equal times: the later line wins. A line without a valid time never beats one with.
+      if (current === undefined || time >= current.time) latest.set(key, { line, time });
+    },
+  });
+  const records = new Map<string, LogLine<T>>();
+  for (const [key, { line }] of latest) {
+    if ((line.value as { deleted?: unknown }).deleted !== true) records.set(key, line);
+  }
+  return { ...result, records };
+}
+
+async function endsWithNewline(handle: import('node:fs/promises').FileHandle, size: number): Promise<boolean> {
+  if (size === 0) return true;
+  const buffer = Buffer.alloc(1);
+  await handle.read(buffer, 0, 1, size - 1);
+  return buffer[0] === 0x0a;
+}
+
+/** Appends records while the caller already holds the log's lock (see withLog). */
+async function appendUnlocked(file: string, records: readonly object[]): Promise<void> {
+  if (records.length === 0) return;
+  let created = false;
+  try {
+    await stat(file);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+    created = true;
+  }
+  const handle = await open(file, 'a+', 0o644);
+  try {
+    const { size } = await handle.stat();
+    // A torn last line (a crash mid-append) must not swallow the first new record.
+    const prefix = (await endsWithNewline(handle, size)) ? '' : '\n';
+    const text = prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (created) await fsyncDir(dirname(file));
+}
+
+/** What a caller may do while holding a log's lock. */
+export interface LogWriter {
+  append(records: readonly object[]): Promise<void>;
+}
+
+/** Runs `fn` with the log locked, so it can read state and append in one step (read-modify-append). */
+export async function withLog<T>(file: string, fn: (writer: LogWriter) => Promise<T>, options: LockOptions = {}): Promise<T> {
+  return withLock(file, () => fn({ append: (records) => appendUnlocked(file, records) }), options);
+}
+
+/** Appends records to a log: locked, one write, fsynced before it returns. */
+export async function appendRecords(file: string, records: readonly object[], options: LockOptions = {}): Promise<void> {
+  await withLog(file, (writer) => writer.append(records), options);
+}
+
+/**
+ * Rewrites a log atomically under its lock (compaction, pruning): `transform` receives the valid
+ * lines in file order and returns the records to keep. Unparsable lines are dropped and reported.
+ */
+export async function rewriteLog<T = Record<string, unknown>>(
+  file: string,
+  transform: (lines: LogLine<T>[]) => readonly object[],
+  options: LockOptions & Omit<LogReadOptions<T>, 'onLine'> = {},
+): Promise<{ before: number; after: number; problems: Problem[] }> {
+  return withLock(file, async () => {
+    const lines: LogLine<T>[] = [];
+    const result = await readLog<T>(file, { ...options, onLine: (line) => lines.push(line) });
+    const kept = transform(lines);
+    await writeFileAtomic(file, kept.map((r) => JSON.stringify(r) + '\n').join(''));
+    return { before: result.lines, after: kept.length, problems: result.problems };
+  }, options);
+}

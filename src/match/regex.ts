@@ -1,0 +1,56 @@
+// Regular expressions from knowledge files are untrusted: they run in re2js, a linear-time
+// engine (RE2 syntax), so no pattern can hang a hook. re2js loads on first use only.
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+type Engine = typeof import('re2js');
+let engine: Engine | undefined;
+
+function re2(): Engine {
+  // A synchronous, lazy load: commands that never run a regex never pay for the engine.
+  engine ??= createRequire(import.meta.url)('re2js') as Engine;
+  return engine;
+}
+
+/** A compiled pattern that runs in linear time. */
+export interface SafeRegex {
+  readonly source: string;
+  /** Whether the pattern occurs anywhere in the text. */
+  test(text: string): boolean;
+  /** The first occurrence: its start offset and text. */
+  find(text: string): { index: number; text: string } | undefined;
+}
+
+const cache = new Map<string, SafeRegex>();
+
+function wrap(source: string, compiled: RE2JS): SafeRegex {
+  return {
+    source,
+    test: (text) => compiled.test(text),
+    find: (text) => {
+      const matcher = compiled.matcher(text);
+      return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
+    },
+  };
+}
+
+/** Compiles a pattern (cached); throws an Error whose message says why RE2 refuses it. */
+export function compileRegex(source: string): SafeRegex {
+  let regex = cache.get(source);
+  if (regex === undefined) {
+    regex = wrap(source, re2().RE2JS.compile(source));
+    cache.set(source, regex);
+  }
+  return regex;
+}
+
+/** Why a pattern cannot be used, or undefined when it compiles. */
+export function regexProblem(source: string): string | undefined {
+  try {
+    compileRegex(source);
+    return undefined;
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
+    return `is not a usable regular expression: ${reason} (patterns use RE2 syntax and run in linear time, so back-references and lookaround are not available)`;
+  }
+}

@@ -1,0 +1,52 @@
+// Opening a store: locate it, read its configuration, refuse a newer format.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
+import type { LoreConfig } from '../types.js';
+import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
+import { displayPath, knowledgeDir } from './layout.js';
+import { findStoreRoot, type LocateOptions } from './locate.js';
+
+/** An opened store: where it is and how it is configured. */
+export interface Store {
+  /** The directory holding `.knowledge/`. */
+  root: string;
+  config: LoreConfig;
+  /** Problems in config.yaml (a warning when it is missing). */
+  configProblems: Problem[];
+}
+
+/** Reads `.knowledge/config.yaml`; a missing file means the defaults, with a warning. */
+export async function loadConfig(root: string): Promise<{ config: LoreConfig; problems: Problem[] }> {
+  const path = join(knowledgeDir(root), 'config.yaml');
+  const file = displayPath(root, path);
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (info.size > DEFAULT_LIMITS.max_file_bytes) {
+      return { config: DEFAULT_CONFIG, problems: [{ severity: 'error', file, message: `the file is ${info.size} bytes, over the limit of ${DEFAULT_LIMITS.max_file_bytes} bytes` }] };
+    }
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return { config: DEFAULT_CONFIG, problems: [{ severity: 'warning', file, message: 'config.yaml is missing, so the defaults apply (lore init writes one)' }] };
+    throw new LoreError('IO', `could not read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return parseConfig(text, file);
+}
+
+export interface OpenOptions extends LocateOptions {
+  /** Open even when config.yaml is invalid (for `lore validate`, which reports it). */
+  allowInvalidConfig?: boolean;
+}
+
+/** Finds and opens the store; throws when config.yaml is invalid unless allowed. */
+export async function openStore(options: OpenOptions): Promise<Store> {
+  const root = findStoreRoot(options);
+  const { config, problems } = await loadConfig(root);
+  if (!options.allowInvalidConfig && problems.some((p) => p.severity === 'error')) {
+    throw new ValidationError(`${KNOWLEDGE_CONFIG} is invalid`, problems, { hint: 'fix it, then run "lore validate"' });
+  }
+  return { root, config, configProblems: problems };
+}
+
+const KNOWLEDGE_CONFIG = '.knowledge/config.yaml';

@@ -1,0 +1,149 @@
+// Validation of a whole store: every record file, every log line, the checks across records,
+// and files that are not part of the format. Reports every problem, not only the first.
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { isErrno, type Problem } from '../errors.js';
+import { readLog } from '../log/ndjson.js';
+import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName, type SchemaName } from '../schema/schemas.js';
+import { validateAgainst } from '../schema/validate.js';
+import { checkAcrossRecords } from './check.js';
+import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
+import type { Store } from './open.js';
+import { parseText } from './parse.js';
+import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
+
+export interface LogSummary {
+  file: string;
+  lines: number;
+}
+
+export interface StoreReport {
+  root: string;
+  /** Record files looked at. */
+  files: number;
+  /** Valid records, by kind. */
+  records: StoreRecord[];
+  counts: Record<RecordKindName, number>;
+  logs: LogSummary[];
+  problems: Problem[];
+  errors: number;
+  warnings: number;
+  valid: boolean;
+}
+
+async function listDir(path: string): Promise<string[]> {
+  try {
+    return (await readdir(path)).sort();
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
+    throw error;
+  }
+}
+
+/** The logs of the store with the schema of their lines. */
+async function listLogs(root: string): Promise<Array<{ path: string; schema: SchemaName | undefined }>> {
+  const dir = knowledgeDir(root);
+  const logs: Array<{ path: string; schema: SchemaName | undefined }> = [];
+  for (const project of await listDir(join(dir, LOGS.turnsDir))) {
+    for (const name of await listDir(join(dir, LOGS.turnsDir, project))) {
+      if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state' });
+    }
+  }
+  const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event' };
+  for (const name of await listDir(join(dir, 'log'))) {
+    if (name.endsWith('.ndjson')) logs.push({ path: join(dir, 'log', name), schema: known[`log/${name}`] });
+  }
+  return logs;
+}
+
+const KNOWN_TOP_LEVEL = new Set(['config.yaml', 'knowledge', 'roles', 'gates', 'modes', 'overrides', 'graph', 'turns', 'log', 'allow', SCHEMA_COPY_DIR, CACHE_DIR, '.gitattributes', '.gitignore']);
+
+/** Files and folders that lore would silently ignore, most likely typos (prohibition/ for prohibitions/). */
+async function unknownFiles(root: string): Promise<Problem[]> {
+  const dir = knowledgeDir(root);
+  const problems: Problem[] = [];
+  const warn = (path: string, message: string): void => {
+    problems.push({ severity: 'warning', file: displayPath(root, path), message });
+  };
+  for (const name of await listDir(dir)) {
+    if (!KNOWN_TOP_LEVEL.has(name)) warn(join(dir, name), 'is not part of the .knowledge/ format and is ignored');
+  }
+  const recordDirs = new Set(RECORD_KINDS.map((kind) => KINDS[kind].dir));
+  for (const parent of ['knowledge', 'graph']) {
+    for (const name of await listDir(join(dir, parent))) {
+      if (!recordDirs.has(`${parent}/${name}`)) warn(join(dir, parent, name), 'is not part of the .knowledge/ format and is ignored');
+    }
+  }
+  for (const kind of RECORD_KINDS) {
+    for (const name of await listDir(join(dir, KINDS[kind].dir))) {
+      if (!name.startsWith('.') && !(RECORD_EXTENSIONS as readonly string[]).includes(extname(name))) {
+        warn(join(dir, KINDS[kind].dir, name), `is ignored: ${KINDS[kind].label} are .yaml files`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Whether `.knowledge/schemas/` (the copies editors use) matches the schemas of this lore. */
+async function staleSchemaCopies(root: string): Promise<Problem[]> {
+  const dir = join(knowledgeDir(root), SCHEMA_COPY_DIR);
+  try {
+    if ((await lstat(dir)).isSymbolicLink()) return [];
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return [];
+    throw error;
+  }
+  for (const name of SCHEMA_NAMES) {
+    const [copy, current] = await Promise.all([readFile(join(dir, schemaFileName(name)), 'utf8').catch(() => ''), readFile(SCHEMAS_DIR + schemaFileName(name), 'utf8')]);
+    if (copy !== current) {
+      return [{ severity: 'warning', file: displayPath(root, dir), message: 'the schema copies editors use are out of date; run "lore init" to refresh them' }];
+    }
+  }
+  return [];
+}
+
+/** Adds line, column and a code frame to problems that only have a pointer. */
+async function locateProblems(root: string, problems: Problem[]): Promise<void> {
+  for (const problem of problems) {
+    if (problem.line !== undefined || problem.pointer === undefined) continue;
+    try {
+      const text = await readFile(join(root, problem.file), 'utf8');
+      const at = parseText(text, problem.file).locate(problem.pointer);
+      if (at !== undefined) Object.assign(problem, { line: at.line, column: at.column, frame: at.frame });
+    } catch {
+      // The problem is still reported, just without a position.
+    }
+  }
+}
+
+/** Validates everything in the store. */
+export async function validateStore(store: Store, options: { onProgress?: (done: number, total: number) => void } = {}): Promise<StoreReport> {
+  const { root, config } = store;
+  const read = await readRecords(root, { limits: config.limits, ...options });
+  const across = checkAcrossRecords(read.records);
+  await locateProblems(root, across);
+  const problems: Problem[] = [...store.configProblems, ...read.problems, ...across];
+  const logs: LogSummary[] = [];
+  for (const log of await listLogs(root)) {
+    const file = displayPath(root, log.path);
+    if (log.schema === undefined) {
+      problems.push({ severity: 'warning', file, message: 'is not a log lore knows; it is ignored' });
+      continue;
+    }
+    const schema = log.schema;
+    const result = await readLog(log.path, {
+      displayPath: file,
+      validate: (value) => {
+        const issues = validateAgainst(schema, value);
+        return issues.length === 0 ? undefined : `is invalid: ${issues.map((i) => i.message).join('; ')}`;
+      },
+    });
+    logs.push({ file, lines: result.lines });
+    problems.push(...result.problems);
+  }
+  problems.push(...(await unknownFiles(root)), ...(await staleSchemaCopies(root)));
+  const counts = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, 0])) as Record<RecordKindName, number>;
+  for (const record of read.records) counts[record.kind]++;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return { root, files: read.files, records: read.records, counts, logs, problems, errors, warnings: problems.length - errors, valid: errors === 0 };
+}

@@ -1,0 +1,40 @@
+// Runs the built CLI as a real child process, the way people and agents run it.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { testEnv } from './temp.js';
+
+export const LORE_BIN = fileURLToPath(new URL('../../bin/lore.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin; stdin is closed either way. */
+  input?: string;
+}
+
+/** Runs `lore <args>`; never throws on a non-zero exit. */
+export function lore(args: string[], options: RunOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [LORE_BIN, ...args], { cwd: options.cwd, env: options.env ?? testEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** Runs lore and parses its stdout as JSON. */
+export async function loreJson<T = unknown>(args: string[], options: RunOptions): Promise<{ code: number; json: T; stderr: string }> {
+  const result = await lore([...args, '--json'], options);
+  try {
+    return { code: result.code, json: JSON.parse(result.stdout) as T, stderr: result.stderr };
+  } catch {
+    throw new Error(`lore ${args.join(' ')} --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  }
+}

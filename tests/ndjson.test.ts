@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import type { LoreError } from '../src/errors.js';
+import { appendRecords, replayLog, rewriteLog, withLog } from '../src/log/ndjson.js';
+import { tempDir } from './helpers/temp.js';
+
+const WORKER = fileURLToPath(new URL('./fixtures/append-worker.mjs', import.meta.url));
+
+function runWorker(file: string, count: number, tag: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER, file, String(count), tag], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? -1));
+  });
+}
+
+const line = (id: string, timestamp: string, extra: Record<string, unknown> = {}): string => `${JSON.stringify({ id, timestamp, ...extra })}\n`;
+
+describe('the NDJSON engine', () => {
+  it('serialises 8 processes × 500 appends into exactly 4,000 valid lines', async (t) => {
+    const file = join(tempDir(t), 'log', 'concurrent.ndjson');
+    const codes = await Promise.all(Array.from({ length: 8 }, (_, w) => runWorker(file, 500, `w${w}`)));
+    assert.deepEqual(codes, [0, 0, 0, 0, 0, 0, 0, 0]);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    assert.equal(lines.pop(), '');
+    assert.equal(lines.length, 4000);
+    const ids = new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id));
+    assert.equal(ids.size, 4000);
+    const replay = await replayLog(file);
+    assert.equal(replay.records.size, 4000);
+    assert.deepEqual(replay.problems, []);
+    assert.equal(existsSync(`${file}.lock`), false);
+  });
+
+  it('keeps every acknowledged append when the writer is killed with SIGKILL mid-append', async (t) => {
+    const file = join(tempDir(t), 'crash.ndjson');
+    const acked = await new Promise<string[]>((resolve, reject) => {
+      const child = spawn(process.execPath, [WORKER, file, '100000', 'k'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const seen: string[] = [];
+      let buffer = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        buffer += chunk;
+        const parts = buffer.split('\n');
+        buffer = parts.pop()!;
+        for (const part of parts) if (part.startsWith('ack ')) seen.push(part.slice(4));
+        if (seen.length >= 300) child.kill('SIGKILL');
+      });
+      child.on('error', reject);
+      child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(seen) : reject(new Error(`worker exited without being killed (${signal})`))));
+    });
+    const replay = await replayLog(file);
+    for (const id of acked) assert.ok(replay.records.has(id), `acknowledged ${id} is missing after the crash`);
+    // The killed writer may have left its lock and a torn line: the next append must still work.
+    await appendRecords(file, [{ id: 'after-crash', timestamp: new Date().toISOString() }], { timeoutMs: 5000 });
+    const after = await replayLog(file);
+    assert.ok(after.records.has('after-crash'));
+    assert.equal(after.records.size, replay.records.size + 1);
+  });
+
+  it('reports a torn last line, skips it, and appends the next record on a fresh line', async (t) => {
+    const file = join(tempDir(t), 'torn.ndjson');
+    writeFileSync(file, `${line('a', '2026-01-01T00:00:00Z')}{"id":"b","timest`);
+    const before = await replayLog(file, { displayPath: 'torn.ndjson' });
+    assert.deepEqual([...before.records.keys()], ['a']);
+    assert.deepEqual(before.problems.map((p) => [p.line, p.message]), [[2, 'line 2 is incomplete (a write was cut off) and was skipped']]);
+    await appendRecords(file, [{ id: 'c', timestamp: '2026-01-02T00:00:00Z' }]);
+    assert.equal(readFileSync(file, 'utf8').split('\n')[2], '{"id":"c","timestamp":"2026-01-02T00:00:00Z"}');
+    const after = await replayLog(file, { displayPath: 'torn.ndjson' });
+    assert.deepEqual([...after.records.keys()], ['a', 'c']);
+    assert.deepEqual(after.problems.map((p) => [p.line, p.message]), [[2, 'line 2 is not valid JSON and was skipped']]);
+  });
+
+  it('keeps the latest line per id by timestamp, then by line order', async (t) => {
+    const file = join(tempDir(t), 'latest.ndjson');
+    writeFileSync(file, [
+      line('x', '2026-01-02T00:00:00Z', { v: 'newest' }),
+      line('x', '2026-01-01T00:00:00Z', { v: 'older, but later in the file (a union merge)' }),
+      line('y', '2026-01-01T00:00:00Z', { v: 'first' }),
+      line('y', '2026-01-01T00:00:00Z', { v: 'same time, later line' }),
+    ].join(''));
+    const replay = await replayLog<{ v: string }>(file);
+    assert.deepEqual([...replay.records].map(([id, l]) => [id, l.value.v, l.line]), [['x', 'newest', 1], ['y', 'same time, later line', 4]]);
+  });
+
+  it('deletes with a tombstone and lets a newer line bring the record back', async (t) => {
+    const file = join(tempDir(t), 'tomb.ndjson');
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z') + line('b', '2026-01-01T00:00:00Z') + line('a', '2026-01-02T00:00:00Z', { deleted: true }) + line('b', '2026-01-02T00:00:00Z', { deleted: true }) + line('b', '2026-01-03T00:00:00Z'));
+    assert.deepEqual([...(await replayLog(file)).records.keys()], ['b']);
+  });
+
+  it('skips lines its validator rejects, saying why', async (t) => {
+    const file = join(tempDir(t), 'valid.ndjson');
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z') + '[1,2]\n' + line('b', 'x', { bad: true }));
+    const replay = await replayLog(file, { displayPath: 'v', validate: (v) => ((v as { bad?: boolean }).bad ? 'has bad set' : undefined) });
+    assert.deepEqual([...replay.records.keys()], ['a']);
+    assert.deepEqual(replay.problems.map((p) => p.message), ['line 2 is not a JSON object; skipped', 'line 3 has bad set; skipped']);
+  });
+
+  it('rewrites a log atomically under its lock (compaction)', async (t) => {
+    const file = join(tempDir(t), 'compact.ndjson');
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z', { v: 1 }) + line('a', '2026-01-02T00:00:00Z', { v: 2 }) + 'garbage\n' + line('b', '2026-01-01T00:00:00Z'));
+    const result = await rewriteLog<{ id: string }>(file, (lines) => {
+      const latest = new Map(lines.map((l) => [l.value.id, l.value]));
+      return [...latest.values()];
+    });
+    assert.deepEqual({ before: result.before, after: result.after, problems: result.problems.length }, { before: 4, after: 2, problems: 1 });
+    assert.equal(readFileSync(file, 'utf8'), '{"id":"a","timestamp":"2026-01-02T00:00:00Z","v":2}\n{"id":"b","timestamp":"2026-01-01T00:00:00Z"}\n');
+  });
+
+  it('breaks a lock left by a dead process, and times out on a live one', async (t) => {
+    const dir = tempDir(t);
+    const file = join(dir, 'locked.ndjson');
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), nonce: 'dead', time: new Date().toISOString() }));
+    await appendRecords(file, [{ id: 'a', timestamp: '2026-01-01T00:00:00Z' }], { timeoutMs: 2000 });
+    assert.equal(existsSync(`${file}.lock`), false);
+
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'alive', time: new Date().toISOString() }));
+    await assert.rejects(appendRecords(file, [{ id: 'b', timestamp: '2026-01-01T00:00:00Z' }], { timeoutMs: 200 }), (error: LoreError) => {
+      assert.equal(error.code, 'LOCK_TIMEOUT');
+      assert.match(error.message, new RegExp(`held by process ${process.pid} on `));
+      assert.equal(error.hint, `if no lore process is running, delete ${file}.lock`);
+      return true;
+    });
+  });
+
+  it('runs a read-modify-append as one locked step', async (t) => {
+    const file = join(tempDir(t), 'rma.ndjson');
+    await appendRecords(file, [{ id: 'counter', timestamp: '2026-01-01T00:00:00.000Z', n: 0 }]);
+    const bump = (): Promise<void> => withLog(file, async (writer) => {
+      const current = (await replayLog<{ n: number }>(file)).records.get('counter')!.value.n;
+      await writer.append([{ id: 'counter', timestamp: new Date(Date.parse('2026-01-01T00:00:00.000Z') + current + 1).toISOString(), n: current + 1 }]);
+    });
+    await Promise.all(Array.from({ length: 20 }, bump));
+    assert.equal((await replayLog<{ n: number }>(file)).records.get('counter')!.value.n, 20);
+  });
+});
