@@ -1,5 +1,6 @@
 // One benchmark task in a fresh process, on the built code. Prints one JSON line of figures.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { appendRecords, replayLog } from '../dist/log/ndjson.js';
 import { openStore } from '../dist/store/open.js';
 import { validateStore } from '../dist/store/validate.js';
@@ -41,6 +42,19 @@ if (task === 'load-validate') {
   let torn = 0;
   for (const line of lines) try { JSON.parse(line); } catch { torn++; }
   out({ lines: lines.length, torn });
+} else if (task === 'age-files') {
+  // Files written seconds ago are 'racy' for the record cache; age them as a real checkout would be.
+  const past = new Date(Date.now() - 3600_000);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.cache' || entry.name === '.git') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else utimesSync(path, past, past);
+    }
+  };
+  walk(join(args[0], '.knowledge'));
+  out({});
 } else {
   throw new Error(`unknown task ${task}`);
 }

@@ -70,6 +70,11 @@ export function readCapped(path: string, max: number): { text: string } | { size
   }
 }
 
+/** The problem of a file over the size cap. */
+export function tooLarge(file: string, size: number, limits: LimitsConfig): Problem {
+  return { severity: 'error', file, message: `the file is ${size} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml)` };
+}
+
 /** Reads and validates one record file. */
 export async function readRecordFile<T = unknown>(root: string, kind: RecordKindName, path: string, limits: LimitsConfig = DEFAULT_LIMITS): Promise<{ record?: StoreRecord<T>; problems: Problem[] }> {
   const file = displayPath(root, path);
@@ -80,9 +85,7 @@ export async function readRecordFile<T = unknown>(root: string, kind: RecordKind
   } catch (error) {
     return { problems: [{ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` }] };
   }
-  if ('size' in content) {
-    return { problems: [{ severity: 'error', file, message: `the file is ${content.size} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml)` }] };
-  }
+  if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
   return parseRecord<T>(content.text, kind, stem, file, limits);
 }
 

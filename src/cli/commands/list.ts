@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { ENTRY_KINDS, KINDS, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
-import { readRecords, type StoreRecord } from '../../store/read.js';
+import { readRecordsCached } from '../../indexer/record-cache.js';
+import type { StoreRecord } from '../../store/read.js';
 import type { GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, ProjectOverrides, RoleConstraints } from '../../types.js';
 import { defineCommand } from '../command.js';
 import { plural, table } from '../format.js';
@@ -73,7 +74,7 @@ export const command = defineCommand({
   async run(ctx) {
     const store = await ctx.openStore();
     const kinds = ctx.args[0] === undefined ? RECORD_KINDS : kindsFor(ctx.args[0]);
-    const result = await readRecords(store.root, { kinds, limits: store.config.limits });
+    const result = await readRecordsCached(store.root, { kinds, limits: store.config.limits });
     if (result.problems.some((p) => p.severity === 'error')) {
       ctx.note(ctx.style.yellow(`warning: ${plural(result.problems.filter((p) => p.severity === 'error').length, 'problem')} in the store; invalid files are left out (run "lore validate")`));
     }

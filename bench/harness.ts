@@ -1,0 +1,85 @@
+// Shared measuring helpers for `npm run bench`: whole processes, in-process tasks, figures.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const LORE = join(ROOT, 'bin/lore.js');
+const RSS_HOOK = join(ROOT, 'bench/rss-hook.mjs');
+
+const argValue = (name: string, fallback: number): number => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? fallback : Number(process.argv[index + 1]);
+};
+export const ENTRIES = argValue('--entries', 10_000);
+export const RUNS = argValue('--runs', 5);
+
+export interface Row { name: string; median: string; p95: string; memory: string; target: string }
+export const rows: Row[] = [];
+
+/** Context every bench section receives. */
+export interface BenchContext {
+  /** A temp directory for the section's own files (removed at the end). */
+  dir: string;
+  /** The generated store of ENTRIES entries (a git repository). */
+  store: string;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+export const ms = (n: number): string => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 1)} ms`);
+export const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MiB`;
+
+/** Adds a row from a list of timings (ms) and a peak memory (KiB). */
+export function addRow(name: string, times: readonly number[], peakKb: number | undefined, target: string): void {
+  rows.push({ name, median: ms(percentile(times, 50)), p95: times.length > 1 ? ms(percentile(times, 95)) : '', memory: peakKb === undefined ? '' : mb(peakKb), target });
+}
+
+export function exec(args: string[], cwd = ROOT, input?: string): Promise<{ ms: number; stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, stdout, stderr, code: code ?? -1 }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Runs `bench/<script>` with args in a fresh process; it prints one JSON line of figures last. */
+export async function task<T>(script: string, args: string[]): Promise<T & { maxRssKb: number }> {
+  const result = await exec([join(ROOT, 'bench', script), ...args]);
+  if (result.code !== 0) throw new Error(`bench task ${script} ${args[0]} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as T & { maxRssKb: number };
+}
+
+/** Times a whole process `runs` times and adds a row; returns the median. */
+export async function processBench(name: string, args: string[], target: string, cwd = ROOT, runs = RUNS, input?: string): Promise<number> {
+  const times: number[] = [];
+  let peak = 0;
+  for (let i = 0; i < runs; i++) {
+    const result = await exec(['--import', RSS_HOOK, ...args], cwd, input);
+    times.push(result.ms);
+    peak = Math.max(peak, Number(/__maxrss_kb=(\d+)/.exec(result.stderr)?.[1] ?? 0));
+  }
+  addRow(name, times, peak, target);
+  return percentile(times, 50);
+}
+
+/** Prints the figures as a markdown table. */
+export function printTable(): void {
+  const header: Row = { name: 'benchmark', median: 'median', p95: 'p95', memory: 'peak RSS', target: 'target (DESIGN.md §5)' };
+  const all = [header, ...rows];
+  const keys = Object.keys(header) as Array<keyof Row>;
+  const widths = keys.map((k) => Math.max(...all.map((r) => r[k].length)));
+  const line = (r: Row): string => `| ${keys.map((k, i) => r[k].padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\nlore bench: ${ENTRIES} entries, node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}

@@ -1,0 +1,126 @@
+// A rebuildable cache of parsed, validated records in `.knowledge/.cache/`, so commands and the
+// commit hook do not re-parse thousands of YAML files on every run. One snapshot per kind.
+// A file is trusted by its stat signature (size, mtime, inode) when its mtime is safely older than
+// the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
+// The cache is never an authority: delete `.knowledge/.cache/` at any time.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import type { Problem } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
+import { DEFAULT_LIMITS } from '../store/config.js';
+import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
+import { listRecordFiles, parseRecord, readCapped, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
+
+/** Bump when parsing or the rules change in a way the schemas do not show. */
+const CACHE_FORMAT = 1;
+/** A file modified this close to the snapshot may have changed within the same mtime tick. */
+const RACY_MS = 2000;
+
+interface CachedFile {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  hash: string;
+  record?: StoreRecord;
+  problems: Problem[];
+}
+
+interface Snapshot {
+  key: string;
+  writtenAt: number;
+  files: Record<string, CachedFile>;
+}
+
+let rulesKey: string | undefined;
+
+/** Identifies the parser and rules that produced a snapshot: lore's version and the schemas. */
+function cacheKey(): string {
+  if (rulesKey === undefined) {
+    const hash = createHash('sha1').update(String(CACHE_FORMAT));
+    hash.update(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const name of SCHEMA_NAMES) hash.update(readFileSync(SCHEMAS_DIR + schemaFileName(name)));
+    rulesKey = hash.digest('hex');
+  }
+  return rulesKey;
+}
+
+function snapshotPath(root: string, kind: RecordKindName): string {
+  return join(knowledgeDir(root), CACHE_DIR, `records-${kind}.json`);
+}
+
+function loadSnapshot(path: string): Snapshot | undefined {
+  try {
+    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as Snapshot;
+    return snapshot.key === cacheKey() ? snapshot : undefined;
+  } catch {
+    return undefined; // missing or damaged: rebuilt below
+  }
+}
+
+export interface CacheStats {
+  /** Files trusted by their stat signature. */
+  statHits: number;
+  /** Files read and found by content hash. */
+  hashHits: number;
+  /** Files parsed and validated. */
+  parsed: number;
+}
+
+/** Reads records like readRecords, through the cache; writes the snapshot back when it changed. */
+export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats }> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const kinds = options.kinds ?? [];
+  const records: StoreRecord<T>[] = [];
+  const problems: Problem[] = [];
+  const stats: CacheStats = { statHits: 0, hashHits: 0, parsed: 0 };
+  let files = 0;
+  for (const kind of kinds) {
+    const path = snapshotPath(root, kind);
+    const old = loadSnapshot(path);
+    const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
+    let changed = old === undefined;
+    const paths = await listRecordFiles(root, kind);
+    for (const absolute of paths) {
+      const file = displayPath(root, absolute);
+      let entry: CachedFile | undefined;
+      try {
+        const info = statSync(absolute);
+        const previous = old?.files[file];
+        if (previous !== undefined && previous.size === info.size && previous.mtimeMs === info.mtimeMs && previous.ino === info.ino && info.mtimeMs < old!.writtenAt - RACY_MS) {
+          entry = previous;
+          stats.statHits++;
+        } else {
+          const content = readCapped(absolute, limits.max_file_bytes);
+          const text = 'text' in content ? content.text : '';
+          const hash = 'text' in content ? createHash('sha1').update(text).digest('hex') : `too-large:${content.size}`;
+          if (previous !== undefined && previous.hash === hash) {
+            entry = { ...previous, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+            stats.hashHits++;
+          } else {
+            const parsed = 'text' in content
+              ? parseRecord(text, kind, basename(absolute, extname(absolute)), file, limits)
+              : { problems: [tooLarge(file, content.size, limits)] };
+            entry = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
+            stats.parsed++;
+          }
+          if (previous === undefined || previous.hash !== entry.hash || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs || previous.ino !== entry.ino) changed = true;
+        }
+      } catch (error) {
+        problems.push({ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` });
+        continue;
+      }
+      next.files[file] = entry;
+      if (entry.record !== undefined) records.push(entry.record as StoreRecord<T>);
+      problems.push(...entry.problems);
+      if (++files % 500 === 0) options.onProgress?.(files, paths.length);
+    }
+    if (Object.keys(old?.files ?? {}).length !== paths.length) changed = true;
+    if (changed) {
+      // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
+      await writeFileAtomic(path, JSON.stringify(next)).catch(() => undefined);
+    }
+  }
+  return { records, problems, files, cache: stats };
+}

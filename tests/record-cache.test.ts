@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { readRecordsCached } from '../src/indexer/record-cache.js';
+import { readRecords } from '../src/store/read.js';
+import { tempStore } from './helpers/temp.js';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const entry = (id: string, title = `Title ${id}`): string => `id: ${id}\ntype: prohibition\ntitle: ${title}\ndescription: D\nscope: global\nkeywords: []\npriority: high\nsource: manual\ncreatedAt: ${NOW}\nupdatedAt: ${NOW}\ncreatedBy: me\nenabled: true\n`;
+const kinds = ['prohibition'] as const;
+
+/** Sets a file's mtime an hour back, so the cache may trust its stat signature. */
+function age(path: string): void {
+  const past = new Date(Date.now() - 3600_000);
+  utimesSync(path, past, past);
+}
+
+describe('the record cache', () => {
+  it('returns what an uncached read returns, then trusts unchanged files by their stat signature', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a'), '.knowledge/knowledge/prohibitions/b.yaml': entry('b'), '.knowledge/knowledge/prohibitions/bad.yaml': 'id: [\n' });
+    for (const name of ['a', 'b', 'bad']) age(join(root, `.knowledge/knowledge/prohibitions/${name}.yaml`));
+    const uncached = await readRecords(root, { kinds });
+    const first = await readRecordsCached(root, { kinds });
+    assert.deepEqual(first.cache, { statHits: 0, hashHits: 0, parsed: 3 });
+    assert.deepEqual([first.records, first.problems, first.files], [uncached.records, uncached.problems, uncached.files]);
+    const second = await readRecordsCached(root, { kinds });
+    assert.deepEqual(second.cache, { statHits: 3, hashHits: 0, parsed: 0 });
+    assert.deepEqual([second.records, second.problems], [uncached.records, uncached.problems]);
+  });
+
+  it('re-parses a changed file, re-hashes a touched one, and forgets a deleted one', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a'), '.knowledge/knowledge/prohibitions/b.yaml': entry('b'), '.knowledge/knowledge/prohibitions/c.yaml': entry('c') });
+    const dir = join(root, '.knowledge/knowledge/prohibitions');
+    for (const name of ['a', 'b', 'c']) age(join(dir, `${name}.yaml`));
+    await readRecordsCached(root, { kinds });
+    writeFileSync(join(dir, 'a.yaml'), entry('a', 'A new title'));
+    writeFileSync(join(dir, 'b.yaml'), readFileSync(join(dir, 'b.yaml')));
+    rmSync(join(dir, 'c.yaml'));
+    const result = await readRecordsCached<{ title: string }>(root, { kinds });
+    assert.deepEqual(result.cache, { statHits: 0, hashHits: 1, parsed: 1 });
+    assert.deepEqual(result.records.map((r) => [r.id, r.value.title]), [['a', 'A new title'], ['b', 'Title b']]);
+  });
+
+  it('rebuilds from the files when the snapshot is damaged', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a') });
+    age(join(root, '.knowledge/knowledge/prohibitions/a.yaml'));
+    await readRecordsCached(root, { kinds });
+    writeFileSync(join(root, '.knowledge/.cache/records-prohibition.json'), '{"key": tru');
+    const result = await readRecordsCached(root, { kinds });
+    assert.deepEqual(result.cache, { statHits: 0, hashHits: 0, parsed: 1 });
+    assert.equal(result.records.length, 1);
+  });
+
+  it('never trusts the stat of a file modified within the racy window of the snapshot', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a') });
+    await readRecordsCached(root, { kinds });
+    const again = await readRecordsCached(root, { kinds });
+    assert.deepEqual(again.cache, { statHits: 0, hashHits: 1, parsed: 0 });
+  });
+});
