@@ -1,10 +1,10 @@
-// An inter-process lock for a log: a lock file created exclusively, holding who took it.
+// An inter-process lock for a log: a lock file created exclusively (by link), holding who took it.
 // A lock left by a dead process (or older than staleMs) is broken, carefully, so that two
 // waiters breaking it at once cannot both end up holding it.
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
 
@@ -78,16 +78,17 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
   const started = Date.now();
   await mkdir(dirname(path), { recursive: true });
   for (let attempt = 0; ; attempt++) {
+    // The holder is written first and linked into place, so a lock never exists without its
+    // contents, even when its taker is killed at any instruction.
+    const temp = join(dirname(path), `.lock-${holder.nonce}.tmp`);
+    await writeFile(temp, JSON.stringify(holder));
     try {
-      const handle = await open(path, 'wx');
-      try {
-        await handle.writeFile(JSON.stringify(holder));
-      } finally {
-        await handle.close();
-      }
+      await link(temp, path);
       break;
     } catch (error) {
       if (!isErrno(error, 'EEXIST')) throw error;
+    } finally {
+      await unlink(temp).catch(() => undefined);
     }
     const stale = await isStale(path, staleMs);
     if (stale !== undefined) {
