@@ -10,6 +10,14 @@ import { storeBench } from './sections/store.js';
 // Each area adds one section here (bench/sections/<area>.ts).
 const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['store', storeBench],
+  // knowledge (issue 3)
+
+  // player/coach (issue 4)
+
+  // graph (issue 5)
+
+  // dag (issue 6)
+
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'lore-bench-'));

@@ -16,6 +16,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
   { name: 'list', group: 'Store', summary: 'list records, optionally of one kind', load: () => import('./commands/list.js') },
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
+
+  // Knowledge base (issue 3): add entries below this line.
+
+  // Player/coach runtime (issue 4): add entries below this line.
+
+  // Context graph (issue 5): add entries below this line.
+
+  // Thought DAG (issue 6): add entries below this line.
+
+  // Commit guard (issue 7): add entries below this line.
 ];
 
 /** Finds the command named by the first one or two arguments. */
