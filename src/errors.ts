@@ -16,7 +16,9 @@ export type OperationalErrorCode =
   | 'PARSE'
   | 'LOCK_TIMEOUT'
   | 'GIT'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'GUARD_FAILED'
+  | 'EMPTY_RANGE';
 
 export type LoreErrorCode = PolicyErrorCode | OperationalErrorCode;
 

@@ -31,7 +31,7 @@ describe('lore init, seed and validate', () => {
     const repo = gitRepo(t);
     await lore(['init'], { cwd: repo });
     const { json } = await loreJson<{ counts: Record<string, number> }>(['status'], { cwd: repo });
-    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0 });
+    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
     const config = readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8');
     const settings = config.split('\n').filter((l) => !l.trim().startsWith('#') && l.includes(':')).map((l) => l.trim());
     assert.deepEqual(settings, [

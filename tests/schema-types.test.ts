@@ -141,6 +141,7 @@ const CASES: Array<[string, SchemaName, (root: JsonSchema) => JsonSchema]> = [
   ['ArtifactRef', 'dag-line', (r) => def(r, 'artifact')],
   ['DagTombstone', 'dag-line', (r) => def(r, 'tombstone')],
   ['ApplicationEvent', 'application-event', (r) => r],
+  ['AllowRecord', 'allow-record', (r) => r],
 ];
 
 describe('types.ts and schemas/', () => {

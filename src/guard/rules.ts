@@ -1,0 +1,109 @@
+// Compiling prohibitions into matchers for the commit guard. Every matcher carries the literal
+// text it cannot match without; scanning first finds which literals occur (one pass over the
+// paths, one over the added lines) and runs only those matchers' expressions.
+import { compileGlob, globToRegexSource } from '../match/glob.js';
+import { compileRegex, type SafeRegex } from '../match/regex.js';
+import type { KnowledgeEntry } from '../types.js';
+import { LiteralSet } from './aho-corasick.js';
+import { requiredLiteral, type RequiredLiteral } from './literals.js';
+
+/** Where a version of a rule comes from: already committed, in the change, or the same in both. */
+export type RuleOrigin = 'committed' | 'change' | 'both';
+
+export interface RuleVersion {
+  entry: KnowledgeEntry;
+  origin: RuleOrigin;
+  /** The file the rule was read from. */
+  file: string;
+}
+
+export interface Matcher {
+  id: number;
+  rule: RuleVersion;
+  kind: 'pattern' | 'glob' | 'content';
+  /** The pattern, glob or regex as written in the entry. */
+  text: string;
+  test(subject: string): { index: number; text: string } | undefined;
+  literal?: RequiredLiteral;
+}
+
+export interface MatcherSet {
+  matchers: Matcher[];
+  /** Matchers without a usable literal: always run. */
+  always: Matcher[];
+  literals: LiteralSet;
+  byId: Map<number, Matcher>;
+}
+
+/** Unions the versions of the rules: identical versions merge into one with origin 'both'. */
+export function unionVersions(committed: readonly RuleVersion[], change: readonly RuleVersion[]): RuleVersion[] {
+  const seen = new Map<string, RuleVersion>();
+  for (const version of [...committed, ...change]) {
+    const key = JSON.stringify(version.entry);
+    const existing = seen.get(key);
+    if (existing === undefined) seen.set(key, { ...version });
+    else if (existing.origin !== version.origin) existing.origin = 'both';
+  }
+  return [...seen.values()];
+}
+
+/** A matcher's test, compiled on first use: most matchers never run (their literal is absent). */
+function lazy(compile: () => Matcher['test']): Matcher['test'] {
+  let test: Matcher['test'] | undefined;
+  return (subject) => (test ??= compile())(subject);
+}
+
+function finder(source: string): Matcher['test'] {
+  return lazy(() => {
+    const regex: SafeRegex = compileRegex(source);
+    return (subject) => regex.find(subject);
+  });
+}
+
+function matcherSet(matchers: Matcher[]): MatcherSet {
+  const always = matchers.filter((m) => m.literal === undefined);
+  const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text.toLowerCase() })));
+  return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])) };
+}
+
+/** Compiles the path and content matchers of the given rule versions. */
+export function compileRules(versions: readonly RuleVersion[]): { paths: MatcherSet; content: MatcherSet } {
+  const paths: Matcher[] = [];
+  const content: Matcher[] = [];
+  let id = 0;
+  for (const rule of versions) {
+    for (const pattern of rule.entry.patterns ?? []) {
+      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), ...literalOf(pattern) });
+    }
+    for (const glob of rule.entry.globs ?? []) {
+      const test = lazy(() => {
+        const compiled = compileGlob(glob);
+        return (subject: string) => (compiled.test(subject) ? { index: 0, text: subject } : undefined);
+      });
+      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...(glob.startsWith('!') ? {} : literalOf(globToRegexSource(glob))) });
+    }
+    for (const regex of rule.entry.content ?? []) {
+      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...literalOf(regex) });
+    }
+  }
+  return { paths: matcherSet(paths), content: matcherSet(content) };
+}
+
+function literalOf(source: string): { literal?: RequiredLiteral } {
+  const literal = requiredLiteral(source);
+  return literal === undefined ? {} : { literal };
+}
+
+/** The matchers that may match `subject`: those whose literal occurs in it, and those without one. */
+export function candidates(set: MatcherSet, subject: string): Matcher[] {
+  if (set.matchers.length === 0) return [];
+  const lower = subject.toLowerCase();
+  const ids = set.literals.search(lower);
+  const found: Matcher[] = [...set.always];
+  for (const id of ids) {
+    const matcher = set.byId.get(id)!;
+    // The automaton compares lower-cased text; a case-sensitive literal must occur as written.
+    if (matcher.literal!.ignoreCase || subject.includes(matcher.literal!.text)) found.push(matcher);
+  }
+  return found;
+}
