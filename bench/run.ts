@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateStore } from './generate.js';
 import { ENTRIES, ms, printTable, type BenchContext } from './harness.js';
+import { guardBench } from './sections/guard.js';
 import { storeBench } from './sections/store.js';
 
 // Each area adds one section here (bench/sections/<area>.ts).
@@ -18,6 +19,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
 
   // dag (issue 6)
 
+  ['guard', guardBench],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'lore-bench-'));

@@ -53,8 +53,8 @@ export function failOnProblems(problems: readonly Problem[]): void {
   }
 }
 
-function versions(records: readonly StoreRecord[], origin: RuleOrigin): RuleVersion[] {
-  return records.filter((r) => r.kind === 'prohibition').map((r) => ({ entry: r.value as KnowledgeEntry, origin, file: r.file }));
+function versions(records: ReadonlyArray<StoreRecord & { blob?: string }>, origin: RuleOrigin): RuleVersion[] {
+  return records.filter((r) => r.kind === 'prohibition').map((r) => ({ entry: r.value as KnowledgeEntry, origin, file: r.file, ...(r.blob === undefined ? {} : { identity: r.blob }) }));
 }
 
 export function allowsOf(records: readonly StoreRecord[]): Array<{ record: AllowRecord; file: string }> {

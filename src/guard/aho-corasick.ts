@@ -1,53 +1,80 @@
-// Aho-Corasick: finds which of many literals occur in a text in one pass over the text.
+// Aho-Corasick compiled to a dense DFA: finds which of many literals occur in a text in one pass,
+// with two array reads per character. Characters that occur in no literal share one class.
 
-interface State {
-  next: Map<string, number>;
-  fail: number;
-  /** Ids of the literals that end here (including through fail links). */
-  out: number[];
-}
-
-/** A compiled set of literals; `search` returns the ids of those found. */
+/** A compiled set of literals; `search` reports the ids of those found. */
 export class LiteralSet {
-  private readonly states: State[] = [{ next: new Map(), fail: 0, out: [] }];
+  /** Character code → alphabet class (0: in no literal). */
+  private readonly classOf = new Uint8Array(65536);
+  private readonly classes: number;
+  /** next[state * classes + class] → state. */
+  private readonly next: Int32Array;
+  /** Ids of the literals that end at each state (including through fail links); empty for most. */
+  private readonly out: number[][];
 
   constructor(literals: ReadonlyArray<{ id: number; text: string }>) {
+    let classes = 1;
+    const codes = new Map<number, number>();
+    for (const { text } of literals) {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (!codes.has(code) && classes < 255) codes.set(code, classes++);
+      }
+    }
+    for (const [code, cls] of codes) this.classOf[code] = cls;
+    this.classes = classes;
+    // Build the trie, then fill every missing transition from the fail state (breadth-first).
+    const trie: Array<Map<number, number>> = [new Map()];
+    const out: number[][] = [[]];
     for (const { id, text } of literals) {
       let state = 0;
-      for (const char of text) {
-        let target = this.states[state]!.next.get(char);
+      for (let i = 0; i < text.length; i++) {
+        const cls = this.classOf[text.charCodeAt(i)]!;
+        let target = trie[state]!.get(cls);
         if (target === undefined) {
-          target = this.states.push({ next: new Map(), fail: 0, out: [] }) - 1;
-          this.states[state]!.next.set(char, target);
+          target = trie.push(new Map()) - 1;
+          out.push([]);
+          trie[state]!.set(cls, target);
         }
         state = target;
       }
-      this.states[state]!.out.push(id);
+      out[state]!.push(id);
     }
-    // Breadth-first: each state's fail link points at the longest proper suffix that is a prefix.
-    const queue = [...this.states[0]!.next.values()];
-    for (let head = 0; head < queue.length; head++) {
-      const state = this.states[queue[head]!]!;
-      for (const [char, target] of state.next) {
-        let fail = state.fail;
-        while (fail !== 0 && !this.states[fail]!.next.has(char)) fail = this.states[fail]!.fail;
-        const candidate = this.states[fail]!.next.get(char);
-        const link = candidate !== undefined && candidate !== target ? candidate : 0;
-        this.states[target]!.fail = link;
-        this.states[target]!.out.push(...this.states[link]!.out);
+    const next = new Int32Array(trie.length * classes);
+    const fail = new Int32Array(trie.length);
+    const queue: number[] = [];
+    for (let cls = 0; cls < classes; cls++) {
+      const target = trie[0]!.get(cls);
+      if (target !== undefined && cls !== 0) {
+        next[cls] = target;
         queue.push(target);
       }
     }
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head]!;
+      out[state]!.push(...out[fail[state]!]!);
+      for (let cls = 0; cls < classes; cls++) {
+        const target = trie[state]!.get(cls);
+        if (target !== undefined && cls !== 0) {
+          fail[target] = next[fail[state]! * classes + cls]!;
+          next[state * classes + cls] = target;
+          queue.push(target);
+        } else {
+          next[state * classes + cls] = next[fail[state]! * classes + cls]!;
+        }
+      }
+    }
+    this.next = next;
+    this.out = out;
   }
 
-  /** The ids of the literals occurring in `text`, each once. */
-  search(text: string, found: Set<number> = new Set()): Set<number> {
+  /** Calls `found` with the id of each literal occurring in `text` (an id may be reported more than once). */
+  search(text: string, found: (id: number) => void): void {
+    const { classOf, classes, next, out } = this;
     let state = 0;
-    for (const char of text) {
-      while (state !== 0 && !this.states[state]!.next.has(char)) state = this.states[state]!.fail;
-      state = this.states[state]!.next.get(char) ?? 0;
-      for (const id of this.states[state]!.out) found.add(id);
+    for (let i = 0; i < text.length; i++) {
+      state = next[state * classes + classOf[text.charCodeAt(i)]!]!;
+      const ids = out[state]!;
+      for (let k = 0; k < ids.length; k++) found(ids[k]!);
     }
-    return found;
   }
 }

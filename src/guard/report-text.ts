@@ -4,13 +4,15 @@ import type { CheckReport } from './_evaluate.js';
 import type { Finding, Scanned } from './scan.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+// Not toLocaleString: loading Intl costs the hook more than the rest of the report.
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** "staged change: 3 files, 42 added lines, 1,204 bytes" */
 export function scannedLine(report: CheckReport): string {
   const s: Scanned = report.scanned;
   const what = report.mode === 'staged' ? 'the staged change' : report.mode === 'range' ? `${report.range!.spec} (${plural(s.commits, 'commit')} from ${report.range!.mergeBase.slice(0, 12)})` : 'working-tree files';
   const role = report.role === undefined ? '' : `; role ${report.role.role} (from ${report.role.source})`;
-  return `scanned ${what}: ${plural(s.files, 'file')}, ${plural(s.lines, 'added line')}, ${s.bytes.toLocaleString('en-US')} bytes against ${plural(report.rules.applied, 'prohibition')} (${report.rules.fromChange} from the change itself)${role}`;
+  return `scanned ${what}: ${plural(s.files, 'file')}, ${plural(s.lines, 'added line')}, ${thousands(s.bytes)} bytes against ${plural(report.rules.applied, 'prohibition')} (${report.rules.fromChange} from the change itself)${role}`;
 }
 
 /** What a person can do about a finding. */

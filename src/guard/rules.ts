@@ -15,6 +15,8 @@ export interface RuleVersion {
   origin: RuleOrigin;
   /** The file the rule was read from. */
   file: string;
+  /** The content's identity (a git blob id), when known: equal identities are equal versions. */
+  identity?: string;
 }
 
 export interface Matcher {
@@ -33,13 +35,19 @@ export interface MatcherSet {
   always: Matcher[];
   literals: LiteralSet;
   byId: Map<number, Matcher>;
+  /** Matchers with the same kind and pattern share one compiled test and run once. */
+  groupOf: Map<Matcher, readonly Matcher[]>;
+  alwaysGroups: ReadonlyArray<readonly Matcher[]>;
+  /** Per group, the call that last visited it: dedupes groups without allocating per call. */
+  visited: Map<readonly Matcher[], number>;
+  calls: number;
 }
 
 /** Unions the versions of the rules: identical versions merge into one with origin 'both'. */
 export function unionVersions(committed: readonly RuleVersion[], change: readonly RuleVersion[]): RuleVersion[] {
   const seen = new Map<string, RuleVersion>();
   for (const version of [...committed, ...change]) {
-    const key = JSON.stringify(version.entry);
+    const key = version.identity ?? JSON.stringify(version.entry);
     const existing = seen.get(key);
     if (existing === undefined) seen.set(key, { ...version });
     else if (existing.origin !== version.origin) existing.origin = 'both';
@@ -63,7 +71,21 @@ function finder(source: string): Matcher['test'] {
 function matcherSet(matchers: Matcher[]): MatcherSet {
   const always = matchers.filter((m) => m.literal === undefined);
   const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text.toLowerCase() })));
-  return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])) };
+  const groups = new Map<string, Matcher[]>();
+  for (const m of matchers) {
+    const key = `${m.kind}\0${m.text}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [m]);
+    else {
+      // Share the first matcher's (lazily compiled) test.
+      m.test = group[0]!.test;
+      group.push(m);
+    }
+  }
+  const groupOf = new Map<Matcher, readonly Matcher[]>();
+  for (const group of groups.values()) for (const m of group) groupOf.set(m, group);
+  const alwaysGroups = [...new Set(always.map((m) => groupOf.get(m)!))];
+  return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])), groupOf, alwaysGroups, visited: new Map(), calls: 0 };
 }
 
 /** Compiles the path and content matchers of the given rule versions. */
@@ -94,16 +116,21 @@ function literalOf(source: string): { literal?: RequiredLiteral } {
   return literal === undefined ? {} : { literal };
 }
 
-/** The matchers that may match `subject`: those whose literal occurs in it, and those without one. */
-export function candidates(set: MatcherSet, subject: string): Matcher[] {
-  if (set.matchers.length === 0) return [];
-  const lower = subject.toLowerCase();
-  const ids = set.literals.search(lower);
-  const found: Matcher[] = [...set.always];
-  for (const id of ids) {
+/**
+ * Calls `visit` for each distinct test that may match `subject` (those whose literal occurs in it,
+ * and those without one), with every matcher sharing that test: identical patterns run once.
+ */
+export function forCandidates(set: MatcherSet, subject: string, visit: (matchers: readonly Matcher[]) => void): void {
+  if (set.matchers.length === 0) return;
+  const call = ++set.calls;
+  for (const group of set.alwaysGroups) visit(group);
+  set.literals.search(subject.toLowerCase(), (id) => {
     const matcher = set.byId.get(id)!;
+    const group = set.groupOf.get(matcher)!;
+    if (set.visited.get(group) === call) return;
     // The automaton compares lower-cased text; a case-sensitive literal must occur as written.
-    if (matcher.literal!.ignoreCase || subject.includes(matcher.literal!.text)) found.push(matcher);
-  }
-  return found;
+    if (!matcher.literal!.ignoreCase && !subject.includes(matcher.literal!.text)) return;
+    set.visited.set(group, call);
+    visit(group);
+  });
 }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ChangedFile } from '../git/diff.js';
 import type { Priority } from '../types.js';
-import { candidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
+import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
 
 export interface Scanned {
   commits: number;
@@ -82,17 +82,17 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
     const at = change.commit === undefined ? {} : { commit: change.commit };
     for (const file of change.files) {
       scanned.files++;
-      for (const matcher of candidates(matchers.paths, file.path)) {
-        if (matcher.test(file.path) !== undefined) findings.push(finding(matcher, file.path, file.path, at));
-      }
+      forCandidates(matchers.paths, file.path, (group) => {
+        if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, at));
+      });
       if (file.binary) continue;
       for (const added of file.added) {
         scanned.lines++;
         scanned.bytes += Buffer.byteLength(added.text) + 1;
-        for (const matcher of candidates(matchers.content, added.text)) {
-          const match = matcher.test(added.text);
-          if (match !== undefined) findings.push(finding(matcher, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
-        }
+        forCandidates(matchers.content, added.text, (group) => {
+          const match = group[0]!.test(added.text);
+          if (match !== undefined) for (const m of group) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
+        });
       }
     }
   }

@@ -19,7 +19,8 @@ export interface GitRecords {
   /** Whether `.knowledge/` exists at this source at all. */
   exists: boolean;
   config: LoreConfig;
-  records: StoreRecord[];
+  /** Each record with the blob id of its file: equal blobs are equal records. */
+  records: Array<StoreRecord & { blob: string }>;
   problems: Problem[];
 }
 
@@ -110,7 +111,7 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
   for (const file of wanted) {
     const parsed = cache.get(keyOf(file))!;
     if (parsed.config !== undefined) result.config = parsed.config;
-    if (parsed.record !== undefined) result.records.push(parsed.record);
+    if (parsed.record !== undefined) result.records.push({ ...parsed.record, blob: file.blob });
     result.problems.push(...parsed.problems);
   }
   return result;
