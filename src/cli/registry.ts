@@ -20,6 +20,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Knowledge base (issue 3): add entries below this line.
 
   // Player/coach runtime (issue 4): add entries below this line.
+  { name: 'roles show', group: 'Player/coach', summary: "show a role's constraints for a project, and where each came from", load: () => import('./commands/roles-show.js') },
+  { name: 'gates show', group: 'Player/coach', summary: 'show the quality gates of a task type and complexity', load: () => import('./commands/gates-show.js') },
+  { name: 'gates check', group: 'Player/coach', summary: "check measured results against the task's quality gates", load: () => import('./commands/gates-check.js') },
+  { name: 'mode suggest', group: 'Player/coach', summary: 'suggest an implementation mode for a task (advisory only)', load: () => import('./commands/mode-suggest.js') },
 
   // Context graph (issue 5): add entries below this line.
 
