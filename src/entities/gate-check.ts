@@ -75,7 +75,13 @@ export function checkGateResults(value: unknown): SchemaIssue[] {
   return issues;
 }
 
-/** Parses results text (JSON) and checks it; invalid results are a ValidationError located in the text. */
+/**
+ * Parses results text (JSON) and checks it; invalid results are a ValidationError located in the text.
+ *
+ * @example
+ * parseGateResults('{"coverage": 0.82, "tests_passed": 40, "tests_failed": 0}', 'results.json'); // → { coverage: 0.82, ... }
+ * parseGateResults('{"coverage": 85}', 'results.json'); // throws: coverage must be a fraction from 0 to 1 (... 85% is 0.85)
+ */
 export function parseGateResults(text: string, file: string): GateResults {
   const parsed = parseText(text, file);
   if (parsed.value === undefined) throw new ValidationError(`could not read the results in ${file}`, parsed.problems);

@@ -41,7 +41,12 @@ export interface RuntimeOptions {
 /** The task types of the gate-profile schema, in its order. */
 export const TASK_TYPES: readonly TaskType[] = ['scaffolding', 'feature', 'testing', 'documentation', 'bugfix'];
 
-/** The project an operation is for: the given one, config.yaml's project, or the store folder's name. */
+/**
+ * The project an operation is for: the given one, config.yaml's project, or the store folder's name.
+ *
+ * @example
+ * projectOf(await openStore({ cwd }), undefined); // → 'my-repo' (config.yaml's project)
+ */
 export function projectOf(store: Store, project?: string): string {
   const id = project ?? store.config.project ?? projectIdFor(store.root);
   assertValidId(id, 'project');

@@ -94,7 +94,12 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
   return { lines: count(), problems };
 }
 
-/** Reads a log held in memory (e.g. `git show REV:<path>`), exactly as readLog reads a file. */
+/**
+ * Reads a log held in memory (e.g. `git show REV:<path>`), exactly as readLog reads a file.
+ *
+ * @example
+ * readLogText('{"id":"a","timestamp":"2026-01-01T00:00:00Z"}\n', { onLine: (l) => console.log(l.value.id) }); // → { lines: 1, problems: [] }
+ */
 export function readLogText<T = Record<string, unknown>>(text: string, options: LogReadOptions<T> = {}): LogReadResult {
   const problems: Problem[] = [];
   const { handle, count } = lineReader(options.displayPath ?? '<text>', options, problems);
@@ -147,7 +152,12 @@ export async function replayLog<T = Record<string, unknown>>(file: string, optio
   return { ...result, records: finish() };
 }
 
-/** Replays a log held in memory (the committed version from git), with replayLog's rules. */
+/**
+ * Replays a log held in memory (the committed version from git), with replayLog's rules.
+ *
+ * @example
+ * replayLogText(await git(['show', 'HEAD:./.knowledge/log/applications.ndjson'], { cwd })).records.size; // → records at HEAD
+ */
 export function replayLogText<T = Record<string, unknown>>(text: string, options: ReplayOptions<T> = {}): ReplayResult<T> {
   const { onLine, finish } = latestPerKey(options);
   const result = readLogText<T>(text, { ...options, onLine });

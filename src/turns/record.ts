@@ -41,7 +41,13 @@ export function checkTurn(input: unknown, now: Date): { turn: TurnState; issues:
   return { turn: turn as unknown as TurnState, issues };
 }
 
-/** A valid turn from input, or a ValidationError listing every problem. */
+/**
+ * A valid turn from input, or a ValidationError listing every problem.
+ *
+ * @example
+ * buildTurn({ feature_id: 'FEAT-001', task_id: 'TASK-003', turn_number: 1, player_decision: 'p', coach_decision: 'revise', progress_summary: 's' }, new Date()).id;
+ * // → 'TURN-FEAT-001-TASK-003-T1' (blockers_found [], acceptance_criteria_status {}, mode FRESH_START filled in)
+ */
 export function buildTurn(input: unknown, now: Date, source = 'the turn'): TurnState {
   const { turn, issues } = checkTurn(input, now);
   if (issues.length > 0) throw new ValidationError(`${source} is invalid`, issues.map((i): Problem => ({ severity: 'error', file: source, pointer: i.pointer, message: i.message })));

@@ -32,7 +32,13 @@ const oldestFirst = (a: PrunedTurn, b: PrunedTurn): number => Date.parse(a.times
 
 const asPruned = (feature: string, t: TurnState): PrunedTurn => ({ feature, id: t.id, turn_number: t.turn_number, timestamp: t.timestamp });
 
-/** Decides which turns go (pure: no I/O), oldest first, and warns about limits only in-progress turns exceed. */
+/**
+ * Decides which turns go (pure: no I/O), oldest first, and warns about limits only in-progress turns exceed.
+ *
+ * @example
+ * planRetention('acme', [{ feature: 'FEAT-1', completed: true, turns }], { max_per_feature: 50, max_per_project: 200 }).removed;
+ * // → the oldest turns of FEAT-1 beyond 50
+ */
 export function planRetention(project: string, features: readonly FeatureTurns[], limits: RetentionLimits): RetentionPlan {
   const removed: PrunedTurn[] = [];
   const warnings: string[] = [];

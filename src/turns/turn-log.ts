@@ -38,7 +38,12 @@ export interface TurnLog {
   problems: Problem[];
 }
 
-/** The deterministic id of a turn: TURN-{feature}-{task}-T{n}. */
+/**
+ * The deterministic id of a turn: TURN-{feature}-{task}-T{n}.
+ *
+ * @example
+ * turnId('FEAT-001', 'TASK-003', 2); // → 'TURN-FEAT-001-TASK-003-T2'
+ */
 export function turnId(feature: string, task: string, turn: number): string {
   return `TURN-${feature}-${task}-T${turn}`;
 }
@@ -125,7 +130,12 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   return { project, feature, file, ...(ref === undefined ? {} : { ref }), turns, ...(completion === undefined ? {} : { completion }), problems: result.problems };
 }
 
-/** The latest turn: highest turn_number, then newest timestamp, then the later one in the list. */
+/**
+ * The latest turn: highest turn_number, then newest timestamp, then the later one in the list.
+ *
+ * @example
+ * latestTurn((await readTurnLog({ store, project, feature: 'FEAT-001' })).turns)?.turn_number; // → 3
+ */
 export function latestTurn(turns: readonly TurnState[]): TurnState | undefined {
   let latest: TurnState | undefined;
   for (const turn of turns) {
@@ -148,7 +158,12 @@ export interface Escalation {
   streak: number;
 }
 
-/** The escalation that applies to a task, or null: three or more consecutive revise verdicts. */
+/**
+ * The escalation that applies to a task, or null: three or more consecutive revise verdicts.
+ *
+ * @example
+ * escalationFor(log.turns, 'TASK-003'); // → { task: 'TASK-003', streak: 3 } after revise, revise, revise
+ */
 export function escalationFor(turns: readonly TurnState[], task: string): Escalation | null {
   const streak = revisionStreak(turns, task);
   return streak >= ESCALATION_STREAK ? { task, streak } : null;
