@@ -70,8 +70,10 @@ describe('turn retention', () => {
     ].join('\n') });
     const list = await loreJson<{ turns: TurnState[]; completed: boolean }>(['turn', 'list', '--feature', 'A'], { cwd: root });
     assert.deepEqual([list.json.completed, list.json.turns.map((x) => x.turn_number)], [true, [2, 3]]);
-    const again = await lore(['turn', 'complete', '--feature', 'A'], { cwd: root });
-    assert.match(again.stdout, /^feature A was already completed at 20\d\d-.*Z: nothing to change\n$/);
+    const again = await loreJson<{ status: string; completion: { id: string } }>(['turn', 'complete', '--feature', 'A'], { cwd: root });
+    assert.deepEqual([again.code, again.json.status, again.json.completion.id], [0, 'already_completed', 'COMPLETE-A']);
+    const prune = await loreJson<{ before: number; after: number; removed: unknown[]; warnings: string[] }>(['turn', 'prune', '--dry-run'], { cwd: root });
+    assert.deepEqual([prune.json.before, prune.json.after, prune.json.removed, prune.json.warnings], [5, 5, [], []]);
     const unknown = await lore(['turn', 'complete', '--feature', 'FEAT-X'], { cwd: root });
     assert.deepEqual(unknown, { code: 2, stdout: '', stderr: 'error: no turns recorded for feature FEAT-X in project demo, so there is nothing to complete\nhint: features with turns: A, B\n' });
   });
