@@ -14,6 +14,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   // knowledge (issue 3)
 
   // player/coach (issue 4)
+  ['player-coach', async (ctx) => (await import('./sections/player-coach.js')).playerCoachBench(ctx)],
 
   // graph (issue 5)
 

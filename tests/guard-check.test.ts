@@ -191,6 +191,31 @@ describe('lore check --staged', () => {
   });
 });
 
+describe('the role guard from the committed turn history', () => {
+  const player = 'id: ROLE-player\nrole: player\nmust_do: []\nmust_not_do:\n  - text: Modify quality profiles\n    paths: [".knowledge/gates/**"]\nask_before: []\nescalate_when: []\n';
+  const turn = (n: number, decision: string): string => `${JSON.stringify({ id: `TURN-FEAT-001-TASK-1-T${n}`, feature_id: 'FEAT-001', task_id: 'TASK-1', turn_number: n, player_decision: 'p', coach_decision: decision, blockers_found: [], progress_summary: 's', acceptance_criteria_status: {}, mode: 'FRESH_START', quality_gate_results: null, timestamp: `2026-01-0${n}T00:00:00Z` })}\n`;
+  const log = '.knowledge/turns/demo/FEAT-001.ndjson';
+  const gate = '.knowledge/gates/feature-4-6.yaml';
+  const gateText = 'id: QG-feature-4-6\ntask_type: feature\ncomplexity_range: [4, 6]\narch_review_required: false\ncoverage_required: false\ntests_required: false\ntests_must_pass: false\n';
+
+  it('takes the player role after a committed revise verdict, on the feature named by the branch', async (t) => {
+    const repo = guardRepo(t, { '.knowledge/roles/player.yaml': player, [log]: turn(1, 'approve') + turn(2, 'revise') });
+    gitSync(repo, ['checkout', '-q', '-b', 'feature/FEAT-001']);
+    stage(repo, { [gate]: gateText });
+    const { code, json } = await loreJson<Report & { role: { role: string; source: string } }>(['check'], { cwd: repo });
+    assert.deepEqual([code, json.role, json.outcome.active.map((f) => [f.entryId, f.path])], [1, { role: 'player', source: 'the turn log at HEAD (TURN-FEAT-001-TASK-1-T2: revise)' }, [['ROLE-player', gate]]]);
+  });
+
+  it('ignores a turn that is not committed yet, and names no role after approve', async (t) => {
+    const repo = guardRepo(t, { '.knowledge/roles/player.yaml': player, [log]: turn(1, 'approve') });
+    gitSync(repo, ['checkout', '-q', '-b', 'FEAT-001']);
+    writeFiles(repo, { [log]: turn(1, 'approve') + turn(2, 'revise') });
+    stage(repo, { [gate]: gateText });
+    const { code, json } = await loreJson<Report & { role?: unknown }>(['check'], { cwd: repo });
+    assert.deepEqual([code, json.role, json.outcome.active], [0, undefined, []]);
+  });
+});
+
 describe('lore check --files', () => {
   it('checks whole working-tree files, given relative to the working directory', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });

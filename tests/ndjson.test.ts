@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { LoreError } from '../src/errors.js';
-import { appendRecords, replayLog, rewriteLog, withLog } from '../src/log/ndjson.js';
+import { appendRecords, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
 import { tempDir } from './helpers/temp.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/append-worker.mjs', import.meta.url));
@@ -100,6 +100,17 @@ describe('the NDJSON engine', () => {
     const replay = await replayLog(file, { displayPath: 'v', validate: (v) => ((v as { bad?: boolean }).bad ? 'has bad set' : undefined) });
     assert.deepEqual([...replay.records.keys()], ['a']);
     assert.deepEqual(replay.problems.map((p) => p.message), ['line 2 is not a JSON object; skipped', 'line 3 has bad set; skipped']);
+  });
+
+  it('replays text held in memory (a committed log from git) exactly as it replays the file', async (t) => {
+    const file = join(tempDir(t), 'text.ndjson');
+    const text = line('x', '2026-01-02T00:00:00Z', { v: 'newest' }) + line('x', '2026-01-01T00:00:00Z', { v: 'older' }) + line('y', '2026-01-01T00:00:00Z', { deleted: true }) + 'nope\n{"id":"z"';
+    writeFileSync(file, text);
+    const fromFile = await replayLog(file, { displayPath: 'log' });
+    const fromText = replayLogText(text, { displayPath: 'log' });
+    assert.deepEqual(fromText, fromFile);
+    assert.deepEqual([[...fromText.records.keys()], fromText.lines, fromText.problems.map((p) => p.message)], [['x'], 5, ['line 4 is not valid JSON and was skipped', 'line 5 is incomplete (a write was cut off) and was skipped']]);
+    assert.deepEqual(replayLogText(''), { lines: 0, problems: [], records: new Map() });
   });
 
   it('rewrites a log atomically under its lock (compaction)', async (t) => {

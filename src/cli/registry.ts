@@ -20,6 +20,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Knowledge base (issue 3): add entries below this line.
 
   // Player/coach runtime (issue 4): add entries below this line.
+  { name: 'roles show', group: 'Player/coach', summary: "show a role's constraints for a project, and where each came from", load: () => import('./commands/roles-show.js') },
+  { name: 'gates show', group: 'Player/coach', summary: 'show the quality gates of a task type and complexity', load: () => import('./commands/gates-show.js') },
+  { name: 'gates check', group: 'Player/coach', summary: "check measured results against the task's quality gates", load: () => import('./commands/gates-check.js') },
+  { name: 'mode suggest', group: 'Player/coach', summary: 'suggest an implementation mode for a task (advisory only)', load: () => import('./commands/mode-suggest.js') },
+  { name: 'prompt coach', group: 'Player/coach', summary: "print the coach's prompt for a turn: role, quality gates, previous turn", load: () => import('./commands/prompt-coach.js') },
+  { name: 'turn record', group: 'Player/coach', summary: "record a player/coach turn in its feature's turn log", load: () => import('./commands/turn-record.js') },
+  { name: 'turn latest', group: 'Player/coach', summary: 'show the latest turn of a feature', load: () => import('./commands/turn-latest.js') },
+  { name: 'turn list', group: 'Player/coach', summary: 'list the turns of a feature', load: () => import('./commands/turn-list.js') },
+  { name: 'turn complete', group: 'Player/coach', summary: 'mark a feature completed, so its turns may be pruned', load: () => import('./commands/turn-complete.js') },
+  { name: 'turn prune', group: 'Player/coach', summary: 'apply the turn retention limits to a project', load: () => import('./commands/turn-prune.js') },
 
   // Context graph (issue 5): add entries below this line.
 

@@ -9,7 +9,7 @@ import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from 
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from './applicable.js';
-import { roleFindings, roleFromConfig, roleRules, type KnownRole } from './role.js';
+import { roleFindings, roleFromConfig, roleFromTurns, roleRules, type KnownRole } from './role.js';
 import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
 export type { Finding, Scanned };
@@ -73,7 +73,7 @@ export interface Evaluation {
 export async function evaluate(where: Where, options: CheckOptions, input: Evaluation): Promise<Omit<CheckReport, 'mode' | 'root'>> {
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
-  const role = await roleFromConfig(where);
+  const role = (await roleFromConfig(where)) ?? (await roleFromTurns(where, project));
   const ctx = { now, project, role: role?.role };
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => isApplicable(v.entry, ctx));

@@ -4,7 +4,12 @@ import { git } from '../git/exec.js';
 import type { ChangedFile } from '../git/diff.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
-import type { PathConstraint, ProjectOverrides, RoleConstraints } from '../types.js';
+import { readAtRef } from '../git/objects.js';
+import { replayLogText } from '../log/ndjson.js';
+import { isValidId } from '../store/ids.js';
+import { KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
+import { latestTurn } from '../turns/order.js';
+import type { PathConstraint, ProjectOverrides, RoleConstraints, TurnState } from '../types.js';
 import { fingerprint, type Finding } from './scan.js';
 
 export interface KnownRole {
@@ -24,6 +29,42 @@ export async function roleFromConfig(where: { cwd: string; env: NodeJS.ProcessEn
     // not set
   }
   return undefined;
+}
+
+/** The current feature: `git config lore.feature`, or the last segment of the branch name. */
+async function currentFeature(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string | undefined> {
+  for (const args of [['config', '--get', 'lore.feature'], ['symbolic-ref', '--short', '-q', 'HEAD']]) {
+    try {
+      const value = (await git(args, where)).trim().split('/').pop() ?? '';
+      if (value !== '') return value;
+    } catch {
+      // not set / detached HEAD
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The role whose move it is, from the latest turn committed at HEAD (never the working tree): after
+ * a `revise` verdict the player holds the next turn. `approve` and `escalate` name no role.
+ */
+export async function roleFromTurns(where: { cwd: string; env: NodeJS.ProcessEnv }, project: string | undefined): Promise<KnownRole | undefined> {
+  const feature = await currentFeature(where);
+  if (project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
+  const path = `${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`;
+  const text = await readAtRef(where, 'HEAD', path);
+  if (text === undefined) return undefined;
+  // Only the fields that order turns are needed; a line without them is skipped.
+  const replay = replayLogText<TurnState>(text.toString('utf8'), {
+    validate: (v) => {
+      const t = v as Partial<TurnState> & { completed?: boolean };
+      return t.completed === true || (Number.isInteger(t.turn_number) && typeof t.timestamp === 'string' && typeof t.coach_decision === 'string') ? undefined : 'is not a turn';
+    },
+  });
+  const turns = [...replay.records.values()].map((l) => l.value).filter((t) => (t as { completed?: boolean }).completed !== true);
+  const latest = latestTurn(turns);
+  if (latest?.coach_decision !== 'revise') return undefined;
+  return { role: 'player', source: `the turn log at HEAD (${latest.id}: revise)` };
 }
 
 export interface RoleRule extends PathConstraint {

@@ -32,11 +32,8 @@ export interface LogReadResult {
   problems: Problem[];
 }
 
-/** Streams a log line by line; a missing file is an empty log. */
-export async function readLog<T = Record<string, unknown>>(file: string, options: LogReadOptions<T> = {}): Promise<LogReadResult> {
-  const shown = options.displayPath ?? file;
-  const maxLine = options.maxLineBytes ?? 1024 * 1024;
-  const problems: Problem[] = [];
+/** Parses one line at a time into `onLine`, recording problems; shared by file and text readers. */
+function lineReader<T>(shown: string, options: LogReadOptions<T>, problems: Problem[]): { handle: (text: string, complete: boolean) => void; count: () => number } {
   let lineNumber = 0;
   const handle = (text: string, complete: boolean): void => {
     lineNumber++;
@@ -56,6 +53,15 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
     }
     options.onLine?.({ line: lineNumber, value: value as T });
   };
+  return { handle, count: () => lineNumber };
+}
+
+/** Streams a log line by line; a missing file is an empty log. */
+export async function readLog<T = Record<string, unknown>>(file: string, options: LogReadOptions<T> = {}): Promise<LogReadResult> {
+  const shown = options.displayPath ?? file;
+  const maxLine = options.maxLineBytes ?? 1024 * 1024;
+  const problems: Problem[] = [];
+  const { handle, count } = lineReader(shown, options, problems);
   let rest = '';
   try {
     const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
@@ -75,9 +81,9 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
         rest = chunk.slice(start);
       }
       if (rest.length > maxLine) {
-        problems.push({ severity: 'error', file: shown, line: lineNumber + 1, column: 1, message: `line ${lineNumber + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
+        problems.push({ severity: 'error', file: shown, line: count() + 1, column: 1, message: `line ${count() + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
         stream.destroy();
-        return { lines: lineNumber + 1, problems };
+        return { lines: count() + 1, problems };
       }
     }
   } catch (error) {
@@ -85,7 +91,23 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
     throw error;
   }
   if (rest !== '') handle(rest, false);
-  return { lines: lineNumber, problems };
+  return { lines: count(), problems };
+}
+
+/**
+ * Reads a log held in memory (e.g. `git show REV:<path>`), exactly as readLog reads a file.
+ *
+ * @example
+ * readLogText('{"id":"a","timestamp":"2026-01-01T00:00:00Z"}\n', { onLine: (l) => console.log(l.value.id) }); // → { lines: 1, problems: [] }
+ */
+export function readLogText<T = Record<string, unknown>>(text: string, options: LogReadOptions<T> = {}): LogReadResult {
+  const problems: Problem[] = [];
+  const { handle, count } = lineReader(options.displayPath ?? '<text>', options, problems);
+  const parts = text.split('\n');
+  const last = parts.pop()!;
+  for (const part of parts) handle(part, true);
+  if (last !== '') handle(last, false);
+  return { lines: count(), problems };
 }
 
 export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
@@ -100,27 +122,46 @@ export interface ReplayResult<T> extends LogReadResult {
   records: Map<string, LogLine<T>>;
 }
 
-/** Replays a log: the latest line per id by (timestamp, then line order) wins; tombstones delete. */
-export async function replayLog<T = Record<string, unknown>>(file: string, options: ReplayOptions<T> = {}): Promise<ReplayResult<T>> {
+/** Keeps the latest line per key while lines are read; `finish` drops tombstoned records. */
+function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>) => void; finish: () => Map<string, LogLine<T>> } {
   const keyOf = options.keyOf ?? ((value: T) => String((value as { id?: unknown }).id));
   const timeOf = options.timeOf ?? ((value: T) => Date.parse(String((value as { timestamp?: unknown }).timestamp)));
   const latest = new Map<string, { line: LogLine<T>; time: number }>();
-  const result = await readLog<T>(file, {
-    ...options,
-    onLine: (line) => {
-      const key = keyOf(line.value);
-      const parsed = timeOf(line.value);
-      const time = Number.isNaN(parsed) ? -Infinity : parsed;
-      const current = latest.get(key);
-      // Equal times: the later line wins. A line without a valid time never beats one with.
-      if (current === undefined || time >= current.time) latest.set(key, { line, time });
-    },
-  });
-  const records = new Map<string, LogLine<T>>();
-  for (const [key, { line }] of latest) {
-    if ((line.value as { deleted?: unknown }).deleted !== true) records.set(key, line);
-  }
-  return { ...result, records };
+  const onLine = (line: LogLine<T>): void => {
+    const key = keyOf(line.value);
+    const parsed = timeOf(line.value);
+    const time = Number.isNaN(parsed) ? -Infinity : parsed;
+    const current = latest.get(key);
+    // Equal times: the later line wins. A line without a valid time never beats one with.
+    if (current === undefined || time >= current.time) latest.set(key, { line, time });
+  };
+  const finish = (): Map<string, LogLine<T>> => {
+    const records = new Map<string, LogLine<T>>();
+    for (const [key, { line }] of latest) {
+      if ((line.value as { deleted?: unknown }).deleted !== true) records.set(key, line);
+    }
+    return records;
+  };
+  return { onLine, finish };
+}
+
+/** Replays a log: the latest line per id by (timestamp, then line order) wins; tombstones delete. */
+export async function replayLog<T = Record<string, unknown>>(file: string, options: ReplayOptions<T> = {}): Promise<ReplayResult<T>> {
+  const { onLine, finish } = latestPerKey(options);
+  const result = await readLog<T>(file, { ...options, onLine });
+  return { ...result, records: finish() };
+}
+
+/**
+ * Replays a log held in memory (the committed version from git), with replayLog's rules.
+ *
+ * @example
+ * replayLogText(await git(['show', 'HEAD:./.knowledge/log/applications.ndjson'], { cwd })).records.size; // → records at HEAD
+ */
+export function replayLogText<T = Record<string, unknown>>(text: string, options: ReplayOptions<T> = {}): ReplayResult<T> {
+  const { onLine, finish } = latestPerKey(options);
+  const result = readLogText<T>(text, { ...options, onLine });
+  return { ...result, records: finish() };
 }
 
 async function endsWithNewline(handle: import('node:fs/promises').FileHandle, size: number): Promise<boolean> {

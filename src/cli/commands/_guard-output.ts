@@ -27,7 +27,7 @@ export function printReport(ctx: CommandContext, report: CheckReport, format: Fo
   else {
     const { style } = ctx;
     const lines = [`lore: ${scannedLine(report)}`];
-    if (report.role === undefined && ctx.flag('verbose')) lines.push('lore: no role known (LORE_ROLE, git config lore.role): no role guard');
+    if (report.role === undefined && ctx.flag('verbose')) lines.push('lore: no role known (LORE_ROLE, git config lore.role, the committed turn log): no role guard');
     for (const f of report.outcome.active) lines.push('', ...findingLines(f, f.priority === 'critical' ? style.red('BLOCKED') : style.yellow('warning')));
     if (ctx.flag('verbose')) {
       for (const f of report.outcome.suppressed) lines.push('', ...findingLines(f, style.dim('suppressed')).slice(0, 2), `  reason: ${f.reason}`);

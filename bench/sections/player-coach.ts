@@ -1,0 +1,28 @@
+// The player/coach runtime: recording a turn, the latest turn of a feature (50 turns) and of a
+// 200-turn log, and building the coach prompt, in-process and as whole CLI processes.
+import { join } from 'node:path';
+import { addRow, LORE, processBench, RUNS, task, type BenchContext } from '../harness.js';
+
+const IN_PROCESS = 50;
+
+type Timed = { latencies: number[]; maxRssKb: number };
+
+/** Adds a row for warm in-process calls (the first call, which loads and compiles, is its own row). */
+function warmRows(name: string, result: Timed): void {
+  addRow(`${name}, first call in a process`, result.latencies.slice(0, 1), undefined, 'figure');
+  addRow(`${name}, warm (${result.latencies.length - 1} calls)`, result.latencies.slice(1), result.maxRssKb, 'figure');
+}
+
+export async function playerCoachBench({ dir }: BenchContext): Promise<void> {
+  process.stderr.write('player/coach: turns and the coach prompt...\n');
+  const store = join(dir, 'store');
+  await task('player-coach-task.mjs', ['setup', store]);
+  warmRows('turn record (fsynced, retention checked over 200 turns)', await task<Timed>('player-coach-task.mjs', ['record', store, String(IN_PROCESS)]));
+  warmRows('latest turn, feature of 50 turns', await task<Timed>('player-coach-task.mjs', ['latest', store, 'bench', 'FEAT-A', String(IN_PROCESS)]));
+  warmRows('latest turn, log of 200 turns', await task<Timed>('player-coach-task.mjs', ['latest', store, 'big', 'FEAT-BIG', String(IN_PROCESS)]));
+  warmRows('coach prompt build (turn 51, previous turn from 50)', await task<Timed>('player-coach-task.mjs', ['prompt', store, String(IN_PROCESS)]));
+  const prompt = [LORE, 'prompt', 'coach', '--project', 'bench', '--task-type', 'feature', '--complexity', '5', '--feature', 'FEAT-A', '--task', 'TASK-9', '--turn', '51', '--max-turns', '60'];
+  await processBench('lore prompt coach (whole process)', prompt, 'figure', store, RUNS);
+  await processBench('lore turn latest, 50 turns (whole process)', [LORE, 'turn', 'latest', '--project', 'bench', '--feature', 'FEAT-A'], 'figure', store, RUNS);
+  await processBench('lore turn record (whole process)', [LORE, 'turn', 'record', '--project', 'rec', '--feature', 'FEAT-P', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'p', '--coach-decision', 'approve', '--progress', 's'], 'figure', store, RUNS);
+}

@@ -1,0 +1,42 @@
+import { itemText, resolveRoleConstraints, ROLE_LISTS } from '../../entities/roles.js';
+import { defineCommand } from '../command.js';
+import { table } from '../format.js';
+import { originText, overrideText, PROJECT_OPTION, sourceLabel } from './_player-coach.js';
+
+export const command = defineCommand({
+  name: 'roles show',
+  summary: "show a role's constraints for a project, and where each came from",
+  usage: '<role> [options]',
+  description: [
+    'Resolves ROLE-<role> from the store (or the built-in fallback when the store has none), extended',
+    "by the project's override file (.knowledge/overrides/<project>.yaml). Each item says whether it",
+    'came from the store, the override file or the fallback. Roles: coach, player.',
+  ].join('\n'),
+  options: { ...PROJECT_OPTION },
+  positionals: [1, 1],
+  examples: ['lore roles show coach', 'lore roles show coach --project acme', 'lore roles show player --json'],
+  async run(ctx) {
+    const store = await ctx.openStore();
+    const resolved = await resolveRoleConstraints({ store, role: ctx.args[0]!, project: ctx.string('project') });
+    if (ctx.json) {
+      ctx.printJson({ ...resolved, overrideFile: resolved.overrideFile ?? null });
+      return;
+    }
+    ctx.print(`${ctx.style.bold(resolved.constraints.id)} for project ${resolved.project}`);
+    ctx.print(`  base: ${originText(resolved.origin)}`);
+    ctx.print(`  additions: ${overrideText(resolved.overrideFile, resolved.project)}`);
+    for (const list of ROLE_LISTS) {
+      const items = resolved.items[list];
+      ctx.print('');
+      if (items.length === 0) {
+        ctx.print(`${list}: none`);
+        continue;
+      }
+      ctx.print(`${list}:`);
+      ctx.print(table(items.map((item) => {
+        const text = typeof item.value === 'string' ? item.value : `${itemText(item.value)} (paths: ${item.value.paths.join(', ')})`;
+        return [`  - ${text}`, ctx.style.dim(sourceLabel(item.source))];
+      }), undefined));
+    }
+  },
+});
