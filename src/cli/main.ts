@@ -173,5 +173,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
 /** Entry point of bin/lore.js. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // A reader that stops early (`lore list | head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   process.exitCode = await run(argv, { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
 }
