@@ -15,6 +15,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   // player/coach (issue 4)
 
   // graph (issue 5)
+  ['graph', async (ctx) => (await import('./sections/graph.js')).graphBench(ctx)],
 
   // dag (issue 6)
 

@@ -20,8 +20,8 @@ function syntaxPosition(text: string, message: string): { line: number; column: 
 
 /** Parses strict JSON; throws ValidationError (exit 1) naming the file, line and column when it is not. */
 export function parseJson(text: string, file: string, what = 'JSON'): unknown {
-  const body = text.replace(/^\uFEFF/, '');
-  if (body.trim() === '') throw new ValidationError(`${file} is empty: expected ${what}`, [{ severity: 'error', file, line: 1, column: 1, message: `the file is empty: expected ${what}` }]);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/\S/.test(body)) throw new ValidationError(`${file} is empty: expected ${what}`, [{ severity: 'error', file, line: 1, column: 1, message: `the file is empty: expected ${what}` }]);
   try {
     return JSON.parse(body);
   } catch (error) {

@@ -3,7 +3,7 @@
 import { ValidationError } from '../errors.js';
 import type { GraphUpdate, RelationshipKey } from '../types.js';
 import { checkUpdate, UPDATE_SOURCE } from './check-update.js';
-import { describeRelationship } from './merge.js';
+import { describeRelationship, relationshipKey } from './merge.js';
 import type { ContextGraph } from './model.js';
 
 export interface ApplyOptions {
@@ -50,7 +50,7 @@ function applyRelationships(graph: ContextGraph, update: GraphUpdate, result: Ap
   // A triplet named twice is listed once, as what its first entry did.
   const seen = new Set<string>();
   update.relationships?.forEach((rel, index) => {
-    const id = JSON.stringify([rel.from, rel.to, rel.type]);
+    const id = relationshipKey(rel.from, rel.to, rel.type);
     const change = graph.mergeCheckedRelationship(rel);
     if (change === undefined) {
       const ends = [rel.from, rel.to].filter((name) => graph.findEntityByName(name) === undefined).map((name) => `entity ${JSON.stringify(name)}`);

@@ -29,6 +29,10 @@ function contradictions(entity: EntityUpdate, index: number, file: string): Prob
  * Every problem of an update against the graph it would be applied to: schema violations first
  * (the payload's shape), then entries that would leave an entity without a type, and
  * contradictions. `exists` tells whether the graph already holds an entity.
+ *
+ * @example
+ * checkUpdate({ entities: [{ name: 'queue' }] }, (name) => graph.findEntityByName(name) !== undefined);
+ * // → [{ severity: 'error', file: '<update>', pointer: '/entities/0/type', message: 'entities[0].type is required: ...' }]
  */
 export function checkUpdate(payload: unknown, exists: (name: string) => boolean, file = UPDATE_SOURCE): Problem[] {
   const issues = validateAgainst('graph-update', payload);

@@ -35,7 +35,13 @@ function duplicates(data: GraphMemoryFile, file: string): Problem[] {
   return problems;
 }
 
-/** Builds a graph from memory-file text; throws ValidationError (located) when it is not a valid graph. */
+/**
+ * Builds a graph from memory-file text; throws ValidationError (with line and column) when it is
+ * not a valid graph. Relationships to missing entities are left out and listed as warnings.
+ *
+ * @example
+ * const { graph, warnings } = parseMemoryFile('{"entities": [], "relationships": []}', 'context.json');
+ */
 export function parseMemoryFile(text: string, file: string, options: GraphOptions = {}): LoadedGraph {
   const value = parseJson(text, file, 'a JSON object {"entities": [...], "relationships": [...]}');
   const issues = validateAgainst('graph-memory', value);

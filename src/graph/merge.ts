@@ -29,8 +29,8 @@ export function mergeTags(old: readonly string[], added: readonly string[] = [],
 export function mergeEntity(existing: Readonly<Entity> | undefined, update: EntityUpdate): Entity {
   return {
     name: update.name,
-    description: update.description ?? existing?.description ?? '',
     type: update.type ?? existing?.type ?? '',
+    description: update.description ?? existing?.description ?? '',
     tags: mergeTags(existing?.tags ?? [], update.tags, update.removeTags),
     properties: mergeProperties(existing?.properties ?? {}, update.properties, update.removeProperties),
   };
@@ -41,9 +41,9 @@ export function mergeRelationship(existing: Readonly<Relationship> | undefined, 
   return { from: update.from, to: update.to, type: update.type, properties: mergeProperties(existing?.properties ?? {}, update.properties) };
 }
 
-/** The one key of a (from, to, type) triplet; JSON, so no name can forge a separator. */
+/** The one key of a (from, to, type) triplet; length-prefixed, so no name can forge a separator. */
 export function relationshipKey(from: string, to: string, type: string): string {
-  return JSON.stringify([from, to, type]);
+  return `${from.length}:${from}${to.length}:${to}${type}`;
 }
 
 /** `"api" -reads_from-> "db"`, the way messages name a relationship. */

@@ -31,7 +31,16 @@ function sections(entities: readonly string[], relationships: readonly string[])
   return ['Entities:', ...(entities.length === 0 ? ['- (none)'] : entities), 'Relationships:', ...(relationships.length === 0 ? ['- (none)'] : relationships)];
 }
 
-/** The graph, or a part of it described by `scope`, as prompt text. */
+/**
+ * The graph, or a part of it described by `scope`, as prompt text (no budget).
+ *
+ * @example
+ * graphToText(graph.neighbours('api'), 'the neighbourhood of "api"');
+ * // Context graph, the neighbourhood of "api": 2 entities, 1 relationship.
+ * // Entities:
+ * // - "api" (service)
+ * // ...
+ */
 export function graphToText(view: GraphMemory, scope = 'the whole graph'): string {
   const header = `Context graph, ${scope}: ${entities(view.entities.length)}, ${count(view.relationships.length, 'relationship')}.`;
   return [header, ...sections(view.entities.map(entityLine), view.relationships.map(relationshipLine))].join('\n');
@@ -58,8 +67,13 @@ export interface ContextText {
   missing: string[];
 }
 
-/** Which entities fit: each brings its line and its relationships to entities taken before it. */
-function fit(view: GraphMemory, budget: number): { entities: Entity[]; relationships: Relationship[] } {
+const lineCost = (line: string): number => estimateTokens(`${line}\n`);
+
+/**
+ * Which entities fit, nearest first: each brings its line and its relationships to the entities
+ * taken before it; `fits(e, r, cost)` says whether e entities and r relationships of that cost fit.
+ */
+function fit(view: GraphMemory, fits: (entities: number, relationships: number, cost: number) => boolean): { entities: Entity[]; relationships: Relationship[] } {
   const order = new Map(view.entities.map((e, i) => [e.name, i]));
   const owned = new Map<string, Relationship[]>();
   for (const rel of view.relationships) {
@@ -71,13 +85,34 @@ function fit(view: GraphMemory, budget: number): { entities: Entity[]; relations
   let used = 0;
   for (const entity of view.entities) {
     const rels = owned.get(entity.name) ?? [];
-    const cost = estimateTokens(`${entityLine(entity)}\n`) + rels.reduce((sum, rel) => sum + estimateTokens(`${relationshipLine(rel)}\n`), 0);
-    if (used + cost > budget) break;
+    const cost = lineCost(entityLine(entity)) + rels.reduce((sum, rel) => sum + lineCost(relationshipLine(rel)), 0);
+    if (!fits(entities.length + 1, relationships.length + rels.length, used + cost)) break;
     used += cost;
     entities.push(entity);
     relationships.push(...rels);
   }
   return { entities, relationships };
+}
+
+/** The text cut to the budget, with the cut said in its first and last lines. */
+function cutToBudget(view: GraphMemory, where: string, budget: number): { text: string; entities: number; relationships: number } {
+  const total = { entities: view.entities.length, relationships: view.relationships.length };
+  const header = (e: number, r: number): string => `Context graph, ${where} (TRUNCATED to fit ${budget} tokens): ${e} of ${entities(total.entities)}, ${r} of ${count(total.relationships, 'relationship')}.`;
+  const footer = (e: number, r: number): string => {
+    const [le, lr] = [total.entities - e, total.relationships - r];
+    return `[truncated: ${le} more ${le === 1 ? 'entity' : 'entities'} and ${count(lr, 'more relationship')} left out to fit the budget of ${budget} tokens]`;
+  };
+  // Everything but the entity and relationship lines, for e entities and r relationships shown.
+  const none = lineCost('- (none)');
+  const frame = (e: number, r: number): number => lineCost(header(e, r)) + lineCost('Entities:') + lineCost('Relationships:') + lineCost(footer(e, r)) + (e === 0 ? none : 0) + (r === 0 ? none : 0);
+  if (frame(0, 0) > budget) throw new UsageError(`a budget of ${budget} tokens cannot hold even the frame of the context (about ${frame(0, 0)} tokens)`, 'give a larger --budget');
+  const kept = fit(view, (e, r, cost) => cost + frame(e, r) <= budget);
+  const text = [
+    header(kept.entities.length, kept.relationships.length),
+    ...sections(kept.entities.map(entityLine), kept.relationships.map(relationshipLine)),
+    footer(kept.entities.length, kept.relationships.length),
+  ].join('\n');
+  return { text, entities: kept.entities.length, relationships: kept.relationships.length };
 }
 
 function describeScope(around: readonly string[], depth: number): string {
@@ -106,18 +141,6 @@ export function contextString(graph: ContextGraph, options: ContextOptions = {})
   const full = graphToText(view, where);
   if (options.budget === undefined || estimateTokens(full) <= options.budget) return result(full, total.entities, total.relationships, false);
 
-  const headerFor = (e: number, r: number): string => `Context graph, ${where} (TRUNCATED to fit ${options.budget} tokens): ${e} of ${entities(total.entities)}, ${r} of ${count(total.relationships, 'relationship')}.`;
-  const footerFor = (e: number, r: number): string => `[truncated: ${e} more ${e === 1 ? 'entity' : 'entities'} and ${count(r, 'more relationship')} left out to fit the budget of ${options.budget} tokens]`;
-  // The frame is measured at its longest: counts with as many digits as the totals, in the plural.
-  const [e, r] = [Math.max(total.entities, 2), Math.max(total.relationships, 2)];
-  const frame = [headerFor(e, r), ...sections(['- (none)'], ['- (none)']), footerFor(e, r)];
-  const frameCost = frame.reduce((sum, line) => sum + estimateTokens(`${line}\n`), 0);
-  if (frameCost > options.budget) throw new UsageError(`a budget of ${options.budget} tokens cannot hold even the frame of the context (about ${frameCost} tokens)`, 'give a larger --budget');
-  const kept = fit(view, options.budget - frameCost);
-  const text = [
-    headerFor(kept.entities.length, kept.relationships.length),
-    ...sections(kept.entities.map(entityLine), kept.relationships.map(relationshipLine)),
-    footerFor(total.entities - kept.entities.length, total.relationships - kept.relationships.length),
-  ].join('\n');
-  return result(text, kept.entities.length, kept.relationships.length, true);
+  const cut = cutToBudget(view, where, options.budget);
+  return result(cut.text, cut.entities, cut.relationships, true);
 }
