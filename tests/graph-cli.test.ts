@@ -169,6 +169,7 @@ describe('lore graph show, find, path, context', () => {
       assert.deepEqual(json.map((e) => e.name), names, args.join(' '));
     }
     assert.equal((await lore(['graph', 'find', '--type', 'adr'], { cwd: dir })).stdout, 'ADR-7  adr  Tokens expire after 15 minutes.\n1 entity\n');
+    assert.deepEqual(await lore(['graph', 'find', '--relation', 'calls'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: --relation narrows --related-to: give --related-to NAME too\n' });
   });
 
   it('prints the shortest path with the direction of each step', async (t) => {

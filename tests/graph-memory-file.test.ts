@@ -103,6 +103,16 @@ describe('saving a memory file', () => {
     assert.equal(statSync(join(dir, 'context.json')).mtimeMs, before.mtimeMs);
   });
 
+  it('loses no update when several processes change one file at once (the lock)', async (t) => {
+    const dir = tempDir(t);
+    const names = ['a', 'b', 'c', 'd'];
+    const results = await Promise.all(names.map((name) => lore(['graph', 'add-entity', '--name', name, '--type', 't', '--memory-file', 'context.json'], { cwd: dir })));
+    assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0]);
+    const saved = JSON.parse(readFileSync(join(dir, 'context.json'), 'utf8')) as { entities: Array<{ name: string }> };
+    assert.deepEqual(saved.entities.map((e) => e.name).sort(), names);
+    assert.deepEqual(readdirSync(dir), ['context.json']);
+  });
+
   it('does not rewrite an unchanged file', async (t) => {
     const dir = tempDir(t);
     writeFileSync(join(dir, 'context.json'), VALID);

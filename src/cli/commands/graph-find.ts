@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import type { Entity } from '../../types.js';
 import { defineCommand } from '../command.js';
 import { plural, table } from '../format.js';
@@ -23,6 +24,7 @@ export const command = defineCommand({
     const tags = ctx.strings('tag');
     const relatedTo = ctx.string('related-to');
     const relation = ctx.string('relation');
+    if (relation !== undefined && relatedTo === undefined) throw new UsageError('--relation narrows --related-to: give --related-to NAME too');
     let found: Array<Readonly<Entity>> = type !== undefined ? graph.entitiesByType(type) : tags.length > 0 ? graph.entitiesByTag(tags[0]!) : [...graph.entities()];
     found = found.filter((e) => (type === undefined || e.type === type) && tags.every((t) => e.tags.includes(t)));
     if (relatedTo !== undefined) {
