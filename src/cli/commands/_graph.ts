@@ -90,7 +90,7 @@ export function requireEntities(graph: ContextGraph, names: readonly string[], w
   for (const name of names) if (graph.findEntityByName(name) === undefined) throw unknownEntity(graph, name, where);
 }
 
-/** Runs a change on the back-end; invalid input is reported with positions in `text` when given. */
+/** Runs a change on the back-end (load, change, save; nothing saved when it throws) and notes load warnings. */
 export async function change<T>(backend: GraphBackend, ctx: CommandContext, fn: (graph: ContextGraph) => T): Promise<{ result: T; saved: SavedFile[] }> {
   const { result, saved, loaded } = await backend.update((loaded) => fn(loaded.graph));
   noteWarnings(ctx, loaded);
