@@ -17,6 +17,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['player-coach', async (ctx) => (await import('./sections/player-coach.js')).playerCoachBench(ctx)],
 
   // graph (issue 5)
+  ['graph', async (ctx) => (await import('./sections/graph.js')).graphBench(ctx)],
 
   // dag (issue 6)
 

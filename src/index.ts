@@ -25,3 +25,14 @@ export { buildCoachPrompt, type CoachPrompt, type CoachPromptOptions } from './p
 export { ESCALATION_STREAK, escalationFor, latestTurn, readTurnLog, turnId, type Escalation, type TurnLog, type TurnLogOptions } from './turns/turn-log.js';
 export { buildTurn, completeFeature, recordTurn, type RecordTurnOptions, type RecordTurnResult, type TurnInput } from './turns/record.js';
 export { planRetention, pruneTurns, type FeatureTurns, type PruneResult, type RetentionLimits, type RetentionPlan } from './turns/retention.js';
+export { ContextGraph, type EntityChange, type GraphOptions } from './graph/model.js';
+export { mergeEntity, mergeRelationship, mergeProperties, mergeTags } from './graph/merge.js';
+export { applyGraphUpdate, type ApplyOptions, type ApplyResult, type ChangeList, type IgnoredEntry } from './graph/apply.js';
+export { checkUpdate } from './graph/check-update.js';
+export type { Direction, GraphPath, Neighbourhood, NeighbourhoodOptions, PathOptions, RelationFilter } from './graph/query.js';
+export { contextString, estimateTokens, graphToText, type ContextOptions, type ContextText } from './graph/serialize-text.js';
+export { toDot, toMermaid } from './graph/serialize-diagram.js';
+export { loadMemoryFile, memoryFileText, parseMemoryFile, saveMemoryFile, toMemoryFile, type LoadedGraph } from './graph/memory-file.js';
+export { loadStoreGraph, saveStoreGraph, toEntityRecord, type SavedFile, type StoreGraphOptions } from './graph/store-graph.js';
+export { DEFAULT_MEMORY_FILE, resolveGraphBackend, type BackendOptions, type GraphBackend } from './graph/backend.js';
+export { parseMcpMemory } from './graph/mcp-memory.js';

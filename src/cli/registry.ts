@@ -32,6 +32,17 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'turn prune', group: 'Player/coach', summary: 'apply the turn retention limits to a project', load: () => import('./commands/turn-prune.js') },
 
   // Context graph (issue 5): add entries below this line.
+  { name: 'graph apply', group: 'Context graph', summary: 'apply a structured update (entities, relationships, removals)', load: () => import('./commands/graph-apply.js') },
+  { name: 'graph add-entity', group: 'Context graph', summary: 'add an entity, or update the one of that name', load: () => import('./commands/graph-add-entity.js') },
+  { name: 'graph relate', group: 'Context graph', summary: 'add a typed relationship FROM -TYPE-> TO, or merge its properties', load: () => import('./commands/graph-relate.js') },
+  { name: 'graph rm-entity', group: 'Context graph', summary: 'remove an entity and every relationship from or to it', load: () => import('./commands/graph-rm-entity.js') },
+  { name: 'graph unrelate', group: 'Context graph', summary: 'remove the relationship FROM -TYPE-> TO', load: () => import('./commands/graph-unrelate.js') },
+  { name: 'graph show', group: 'Context graph', summary: 'show the graph or a neighbourhood as text, JSON, Mermaid or DOT', load: () => import('./commands/graph-show.js') },
+  { name: 'graph find', group: 'Context graph', summary: 'find entities by type, tag, or relationship to another entity', load: () => import('./commands/graph-find.js') },
+  { name: 'graph path', group: 'Context graph', summary: 'the shortest chain of relationships between two entities', load: () => import('./commands/graph-path.js') },
+  { name: 'graph context', group: 'Context graph', summary: 'the graph as prompt text, whole or around entities, within a token budget', load: () => import('./commands/graph-context.js') },
+  { name: 'graph import', group: 'Context graph', summary: 'merge a memory file or MCP-memory JSONL into the graph', load: () => import('./commands/graph-import.js') },
+  { name: 'graph export', group: 'Context graph', summary: "write the store's graph as one memory file (JSON)", load: () => import('./commands/graph-export.js') },
 
   // Thought DAG (issue 6): add entries below this line.
 
