@@ -64,6 +64,8 @@ describe('the installed pre-commit hook', () => {
     const install = await lore(['hook', 'install'], { cwd: repo, env });
     assert.equal(install.stdout, `installed lore's pre-commit hook in ${hook} (the existing hook now runs first, from ${hook}.lore-chained)\n`);
     assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).stdout, `lore's pre-commit hook is already installed in ${hook}\n`);
+    const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'hooks', status: 'already-installed' }]);
 
     writeFiles(repo, { 'ok.txt': 'fine\n' });
     gitSync(repo, ['add', '-A']);
