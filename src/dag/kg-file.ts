@@ -10,8 +10,9 @@ import { validateAgainst, type SchemaIssue } from '../schema/validate.js';
 import type { ArtifactRef, DagNode } from '../types.js';
 import { artifactRef } from './artifacts.js';
 
-const NODE_FIELDS = new Set(['id', 'project', 'projectContext', 'thought', 'role', 'verdict', 'verdictReason', 'verdictReferences', 'target', 'parents', 'children', 'tags', 'artifacts', 'branchLabel', 'createdAt', 'updatedAt', 'summarizedSegment']);
-const ARTIFACT_FIELDS = new Set(['id', 'project', 'name', 'path', 'uri', 'hash', 'contentType', 'createdAt']);
+// In the schema's property order, the order lore writes fields in.
+const NODE_FIELDS = ['id', 'project', 'projectContext', 'thought', 'role', 'verdict', 'verdictReason', 'verdictReferences', 'target', 'parents', 'children', 'tags', 'artifacts', 'branchLabel', 'createdAt', 'updatedAt', 'summarizedSegment'];
+const ARTIFACT_FIELDS = ['id', 'project', 'name', 'path', 'uri', 'hash', 'contentType', 'createdAt'];
 
 export type ArtifactLine = ArtifactRef & { createdAt: string };
 
@@ -52,13 +53,16 @@ function entitiesOf(value: Json, issues: SchemaIssue[]): Array<[string, string, 
   return [];
 }
 
-function pick(entity: Json, fields: Set<string>, dropped: Set<string>): Json {
+function pick(entity: Json, fields: readonly string[], dropped: Set<string>): Json {
+  for (const key of Object.keys(entity)) if (!fields.includes(key)) dropped.add(key);
+  return entity;
+}
+
+/** The fields of `line` that belong to it, in the schema's order. */
+function ordered<T extends object>(line: T, fields: readonly string[]): T {
   const out: Json = {};
-  for (const [key, v] of Object.entries(entity)) {
-    if (fields.has(key)) out[key] = v;
-    else dropped.add(key);
-  }
-  return out;
+  for (const key of fields) if ((line as Json)[key] !== undefined) out[key] = (line as Json)[key];
+  return out as T;
 }
 
 /** A path for an old artifact: its path, or its uri when it has none. */
@@ -70,19 +74,18 @@ function toNode(e: Json, id: string, project: string, time: string): DagNode {
     return typeof path === 'string' && path !== '' ? artifactRef(project, { ...(a as object), path }) : a;
   };
   const artifacts = Array.isArray(e.artifacts) ? e.artifacts.map(ref) : e.artifacts;
-  return {
+  return ordered({
     ...e, id, project,
     projectContext: typeof e.projectContext === 'string' && e.projectContext !== '' ? e.projectContext : project,
-    parents: e.parents ?? [], children: e.children ?? [], tags: e.tags ?? [],
-    ...(artifacts === undefined ? {} : { artifacts }),
+    parents: e.parents ?? [], children: e.children ?? [], tags: e.tags ?? [], artifacts,
     createdAt: typeof e.createdAt === 'string' && e.createdAt !== '' ? e.createdAt : time,
-  } as DagNode;
+  }, NODE_FIELDS) as DagNode;
 }
 
 function toArtifact(e: Json, id: string, project: string, time: string): ArtifactLine {
   const path = pathOf(e);
   const name = e.name ?? (typeof path === 'string' ? posix.basename(path) : undefined);
-  return { ...e, id, project, name, path, createdAt: typeof e.createdAt === 'string' && e.createdAt !== '' ? e.createdAt : time } as ArtifactLine;
+  return ordered({ ...e, id, project, name, path, createdAt: typeof e.createdAt === 'string' && e.createdAt !== '' ? e.createdAt : time }, ARTIFACT_FIELDS) as ArtifactLine;
 }
 
 /** Adds `from` as a parent of `to` for every relation; relations to unknown nodes are issues. */
