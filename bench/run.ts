@@ -17,6 +17,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   // graph (issue 5)
 
   // dag (issue 6)
+  ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
 
 ];
 

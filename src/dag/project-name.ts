@@ -7,10 +7,18 @@ import { LoreError } from '../errors.js';
 const NAME = /^[A-Za-z0-9_-]{1,50}$/;
 const MAX_NAME = 50;
 
+// Replay normalises the context of every node, and a project's nodes share a few contexts.
+const normalisedContexts = new Map<string, string>();
+
 /** A projectContext in one spelling: `\` read as `/` (agents on Windows), normalised, no trailing `/`. */
 export function normaliseContext(context: string): string {
-  const normalised = posix.normalize(context.trim().replace(/\\/g, '/'));
-  return normalised.length > 1 ? normalised.replace(/\/+$/, '') : normalised;
+  let normalised = normalisedContexts.get(context);
+  if (normalised === undefined) {
+    normalised = posix.normalize(context.trim().replace(/\\/g, '/'));
+    if (normalised.length > 1) normalised = normalised.replace(/\/+$/, '');
+    if (normalisedContexts.size < 10_000) normalisedContexts.set(context, normalised);
+  }
+  return normalised;
 }
 
 function unusable(context: string, why: string): LoreError {

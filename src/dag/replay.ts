@@ -5,6 +5,7 @@ import type { Problem } from '../errors.js';
 import { replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { ArtifactRef, DagNode, DagTombstone } from '../types.js';
+import { ROLES, VERDICTS } from './append.js';
 import { ProjectState, timeOf } from './state.js';
 
 /** One line of log/knowledge_graph.ndjson: a node (it has a role), an artifact, or a tombstone. */
@@ -71,18 +72,37 @@ export interface LoadResult {
   ms: number;
 }
 
+const strings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const optional = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
+const isString = (v: unknown): boolean => typeof v === 'string';
+
+/**
+ * Whether a line holds what the state relies on (field types, role and verdict), checked without
+ * the schema: validating every line against it would cost a third of a replay. `lore validate`
+ * (the pre-commit hook, CI) checks every line against the schema; a line that fails here is checked
+ * against the schema too, so it is skipped only when the schema rejects it, with its message.
+ */
+function loadable(v: Record<string, unknown>): boolean {
+  if (!isString(v.id) || !isString(v.project) || !isString(v.createdAt)) return false;
+  if (v.deleted !== undefined) return v.deleted === true;
+  if (v.role === undefined) return isString(v.name) && isString(v.path);
+  return (ROLES as readonly unknown[]).includes(v.role) && isString(v.thought) && isString(v.projectContext)
+    && strings(v.parents) && strings(v.children) && strings(v.tags) && optional(v.summarizedSegment, strings)
+    && optional(v.branchLabel, isString) && optional(v.updatedAt, isString) && optional(v.target, isString)
+    && optional(v.verdict, (x) => (VERDICTS as readonly unknown[]).includes(x)) && optional(v.artifacts, Array.isArray);
+}
+
+/** Why a line cannot be loaded, or undefined when it can. */
+function whyNotLoadable(value: unknown): string | undefined {
+  if (loadable(value as Record<string, unknown>)) return undefined;
+  const issues = validateAgainst('dag-line', value);
+  return issues.length === 0 ? undefined : `is not a valid thought-log line (${issues.map((i) => i.message).join('; ')})`;
+}
+
 /** Streams the log into per-project state; bad lines are reported and skipped. */
 export async function loadDagState(file: string, displayPath: string): Promise<LoadResult> {
   const started = performance.now();
-  const result = await replayLog<DagLine>(file, {
-    displayPath,
-    keyOf: (line) => `${line.project}\u0000${line.id}`,
-    timeOf: lineTime,
-    validate: (value) => {
-      const issues = validateAgainst('dag-line', value);
-      return issues.length === 0 ? undefined : `is not a valid thought-log line (${issues.map((i) => i.message).join('; ')})`;
-    },
-  });
+  const result = await replayLog<DagLine>(file, { displayPath, keyOf: (line) => `${line.project}\u0000${line.id}`, timeOf: lineTime, validate: whyNotLoadable });
   const state = new DagState();
   for (const { value } of result.records.values()) state.apply(value);
   return { state, lines: result.lines, problems: result.problems, ms: performance.now() - started };
