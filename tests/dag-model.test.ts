@@ -157,6 +157,15 @@ describe('writing the thought log', () => {
     assert.deepEqual((await Dag.open({ root, defaultProject: 'demo' })).get('a').children, [critic.id]);
   });
 
+  it('reviews a node in its own project, whatever its projectContext gives, and leaves the current project', async (t) => {
+    const root = dagStore(t, [node('m', 1, { project: 'legacy', projectContext: '/home/me/shop' })]);
+    const dag = await Dag.open({ root });
+    const { node: critic } = await dag.critic({ target: 'm', project: 'legacy', verdict: 'approved' });
+    assert.equal(critic.project, 'legacy');
+    assert.deepEqual(dag.get('m', { project: 'legacy' }).children, [critic.id]);
+    assert.equal(dag.project(), 'default');
+  });
+
   it('sets project and createdAt on append, makes the project current, and writes artifact lines', async (t) => {
     const root = dagStore(t);
     const dag = await Dag.open({ root });

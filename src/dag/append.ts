@@ -10,7 +10,9 @@ import { distinctLocations, isLocated, normaliseContext } from './project-name.j
 import type { DagLine } from './replay.js';
 import { timeOf, type ProjectState } from './state.js';
 
+/** The roles a node may have. */
 export const ROLES: readonly DagRole[] = ['actor', 'critic', 'summary'];
+/** The verdicts a critic may give. */
 export const VERDICTS: readonly Verdict[] = ['approved', 'needs_revision', 'reject'];
 
 /** A new thought, as an agent gives it; lore sets project, createdAt and children. */

@@ -116,10 +116,21 @@ export class Dag {
     emit({ event: 'state_recompute', level: 'info', reason, lines: loaded.lines, skipped: loaded.problems.length, ...loaded.state.counts(), ms: Math.round(loaded.ms * 100) / 100 });
   }
 
-  /** Runs one write: under the log's lock, refresh the state, plan the lines, append them, apply them. */
+  /** Reloads the state when another process changed the log since it was read. */
+  private async refresh(): Promise<void> {
+    if ((await signatureOf(this.file)) !== this.signature) await this.reload('log_changed');
+  }
+
+  /**
+   * Runs one write: under the log's lock, refresh the state, plan the lines, append them, apply
+   * them. The plan runs once before the lock too, so bad input fails without waiting for it, and
+   * the slow first steps (a reload, compiling the schema) are not done while others wait.
+   */
   private async write<T>(plan: () => { lines: DagLine[]; result: T }): Promise<T> {
+    await this.refresh();
+    plan();
     return withLog(this.file, async (writer) => {
-      if ((await signatureOf(this.file)) !== this.signature) await this.reload('log_changed');
+      await this.refresh();
       const { lines, result } = plan();
       await writer.append(lines);
       for (const line of lines) this.state.apply(line);
@@ -207,20 +218,27 @@ export class Dag {
       throw new LoreError('USAGE', `projectContext ${JSON.stringify(input.projectContext)} gives project ${name}, not ${input.project}`);
     }
     const { project: _, ...node } = input;
-    const plan = await this.write(() => {
-      const p = planAppend(node, this.state.project(name), Date.now());
-      return { lines: p.lines, result: p };
-    });
-    for (const warning of plan.warnings) this.options.onEvent?.({ event: 'project_collision', level: 'warn', project: name, contexts: distinctLocations(this.state.project(name).contexts()) });
+    const result = await this.appendTo(name, node);
     if (this.current !== name) await this.switchProject(name);
-    return { node: plan.node, ...(plan.target === undefined ? {} : { target: plan.target }), artifacts: plan.node.artifacts, warnings: plan.warnings };
+    return result;
   }
 
   /** Appends a critic's review of `target` and, in the same locked step, the target updated with it as a child. */
   async critic(input: CriticInput): Promise<AppendResult> {
+    const name = this.project(input.project);
     const target = this.get(input.target, input);
-    const { project, thought, ...rest } = input;
-    return this.append({ ...rest, project: project ?? this.project(), role: 'critic', projectContext: target.projectContext, thought: thought ?? input.verdictReason ?? input.verdict });
+    const { project: _, thought, ...rest } = input;
+    // The target's project, not one derived again from its context (a migrated node may differ).
+    return this.appendTo(name, { ...rest, role: 'critic', projectContext: target.projectContext, thought: thought ?? input.verdictReason ?? input.verdict });
+  }
+
+  private async appendTo(name: string, input: AppendInput): Promise<AppendResult> {
+    const plan = await this.write(() => {
+      const p = planAppend(input, this.state.project(name), Date.now());
+      return { lines: p.lines, result: p };
+    });
+    if (plan.warnings.length > 0) this.options.onEvent?.({ event: 'project_collision', level: 'warn', project: name, contexts: distinctLocations(this.state.project(name).contexts()) });
+    return { node: plan.node, ...(plan.target === undefined ? {} : { target: plan.target }), artifacts: plan.node.artifacts, warnings: plan.warnings };
   }
 
   /** Appends a summary of the unsummarised nodes of a branch (BRANCH_NOT_FOUND, INSUFFICIENT_NODES, ALREADY_SUMMARIZED). */
