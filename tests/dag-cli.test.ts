@@ -93,6 +93,12 @@ describe('lore dag: an actor and a critic', () => {
     assert.deepEqual([silent.code, silent.stderr], [0, '']);
   });
 
+  it('reports a bad line of the log on stderr and answers from the rest', async (t) => {
+    const cwd = dagStore(t, [node('a', 1), '{"id":"b","project":"demo","role":"actor"\n', node('c', 2, { parents: ['a'] })]);
+    const result = await lore(['dag', 'heads', '--project', 'demo'], { cwd });
+    assert.deepEqual(result, { code: 0, stdout: 'c  actor: thought c [task]\n', stderr: `${DAG_LOG}:2:1: warning: line 2 is not valid JSON and was skipped\n` });
+  });
+
   it('appends a node given as JSON on standard input, and refuses unknown fields', async (t) => {
     const cwd = dagStore(t);
     const input = JSON.stringify({ id: 'f1', projectContext: '/work/shop', thought: 'From a file', tags: ['task'], artifacts: [{ path: 'a.md', uri: 'https://x/a.md' }] });
