@@ -16,7 +16,11 @@ export type OperationalErrorCode =
   | 'PARSE'
   | 'LOCK_TIMEOUT'
   | 'GIT'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  // Thought DAG summaries (the codes of the persistence spec).
+  | 'BRANCH_NOT_FOUND'
+  | 'INSUFFICIENT_NODES'
+  | 'ALREADY_SUMMARIZED';
 
 export type LoreErrorCode = PolicyErrorCode | OperationalErrorCode;
 
