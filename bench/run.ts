@@ -20,6 +20,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['graph', async (ctx) => (await import('./sections/graph.js')).graphBench(ctx)],
 
   // dag (issue 6)
+  ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
 
   ['guard', guardBench],
 ];

@@ -18,7 +18,11 @@ export type OperationalErrorCode =
   | 'GIT'
   | 'CONFLICT'
   | 'GUARD_FAILED'
-  | 'EMPTY_RANGE';
+  | 'EMPTY_RANGE'
+  // Thought DAG summaries (the codes of the persistence spec).
+  | 'BRANCH_NOT_FOUND'
+  | 'INSUFFICIENT_NODES'
+  | 'ALREADY_SUMMARIZED';
 
 export type LoreErrorCode = PolicyErrorCode | OperationalErrorCode;
 

@@ -36,3 +36,13 @@ export { loadMemoryFile, memoryFileText, parseMemoryFile, saveMemoryFile, toMemo
 export { loadStoreGraph, saveStoreGraph, toEntityRecord, type SavedFile, type StoreGraphOptions } from './graph/store-graph.js';
 export { DEFAULT_MEMORY_FILE, resolveGraphBackend, type BackendOptions, type GraphBackend } from './graph/backend.js';
 export { parseMcpMemory } from './graph/mcp-memory.js';
+export { Dag, type DagOptions, type AppendResult, type CriticInput, type ProjectInfo, type ProjectOption } from './dag/dag.js';
+export { ROLES as DAG_ROLES, VERDICTS, type AppendInput } from './dag/append.js';
+export { parseAppendInput } from './dag/append-input.js';
+export { type ArtifactInput } from './dag/artifacts.js';
+export { LOG_LEVELS, type DagEvent, type DagEventSink, type LogLevel } from './dag/events.js';
+export { projectNameFromContext, isProjectName } from './dag/project-name.js';
+export { DEFAULT_WINDOW, type BranchHead, type PlanItem, type ResumeResult } from './dag/queries.js';
+export { MIN_SUMMARY_NODES, type SummarizeInput } from './dag/summarize.js';
+export { parseKgFile, type KgFile } from './dag/kg-file.js';
+export { type MigratedProject } from './dag/migrate.js';

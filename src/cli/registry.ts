@@ -45,6 +45,19 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'graph export', group: 'Context graph', summary: "write the store's graph as one memory file (JSON)", load: () => import('./commands/graph-export.js') },
 
   // Thought DAG (issue 6): add entries below this line.
+  { name: 'dag append', group: 'Thought DAG', summary: 'append a thought to the DAG of its project', load: () => import('./commands/dag-append.js') },
+  { name: 'dag critic', group: 'Thought DAG', summary: "review a node: append a critic's verdict", load: () => import('./commands/dag-critic.js') },
+  { name: 'dag get', group: 'Thought DAG', summary: 'show one node of the DAG', load: () => import('./commands/dag-get.js') },
+  { name: 'dag children', group: 'Thought DAG', summary: 'list the nodes whose parents include a node', load: () => import('./commands/dag-children.js') },
+  { name: 'dag heads', group: 'Thought DAG', summary: 'list the latest nodes: those no node names as a parent', load: () => import('./commands/dag-heads.js') },
+  { name: 'dag branches', group: 'Thought DAG', summary: 'list the branches: each head with its label and depth', load: () => import('./commands/dag-branches.js') },
+  { name: 'dag resume', group: 'Thought DAG', summary: 'the context to resume a branch: its last nodes and summaries', load: () => import('./commands/dag-resume.js') },
+  { name: 'dag export', group: 'Thought DAG', summary: 'the plan view of a project, optionally of one tag', load: () => import('./commands/dag-export.js') },
+  { name: 'dag projects', group: 'Thought DAG', summary: 'list the projects of the thought log, and name collisions', load: () => import('./commands/dag-projects.js') },
+  { name: 'dag switch', group: 'Thought DAG', summary: 'make a project the current one', load: () => import('./commands/dag-switch.js') },
+  { name: 'dag migrate', group: 'Thought DAG', summary: 'move kg.<project>.json files of the older tool into the log', load: () => import('./commands/dag-migrate.js') },
+  { name: 'dag summarize', group: 'Thought DAG', summary: 'append a summary of the unsummarised nodes of a branch', load: () => import('./commands/dag-summarize.js') },
+  { name: 'dag rm', group: 'Thought DAG', summary: 'delete a node (tombstones; --cascade for what follows)', load: () => import('./commands/dag-rm.js') },
 
   // Commit guard (issue 7): add entries below this line.
   { name: 'check', group: 'Commit guard', summary: 'check a change against the prohibitions: staged, a range of commits, or files', load: () => import('./commands/check.js') },
