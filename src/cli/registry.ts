@@ -18,6 +18,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
 
   // Knowledge base (issue 3): add entries below this line.
+  { name: 'add', group: 'Knowledge', summary: 'add a recommendation, prohibition or learning', load: () => import('./commands/add.js') },
+  { name: 'edit', group: 'Knowledge', summary: 'change fields of a knowledge entry', load: () => import('./commands/edit.js') },
+  { name: 'enable', group: 'Knowledge', summary: 'enable a knowledge entry', load: () => import('./commands/enable.js') },
+  { name: 'disable', group: 'Knowledge', summary: 'disable a knowledge entry', load: () => import('./commands/disable.js') },
+  { name: 'rm', group: 'Knowledge', summary: 'remove a knowledge entry (deletes its file)', load: () => import('./commands/rm.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
 
