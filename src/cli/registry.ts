@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'enable', group: 'Knowledge', summary: 'enable a knowledge entry', load: () => import('./commands/enable.js') },
   { name: 'disable', group: 'Knowledge', summary: 'disable a knowledge entry', load: () => import('./commands/disable.js') },
   { name: 'rm', group: 'Knowledge', summary: 'remove a knowledge entry (deletes its file)', load: () => import('./commands/rm.js') },
+  { name: 'query', group: 'Knowledge', summary: 'the knowledge relevant to a task, ranked, with a token-budgeted summary', load: () => import('./commands/query.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
 
