@@ -24,6 +24,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'disable', group: 'Knowledge', summary: 'disable a knowledge entry', load: () => import('./commands/disable.js') },
   { name: 'rm', group: 'Knowledge', summary: 'remove a knowledge entry (deletes its file)', load: () => import('./commands/rm.js') },
   { name: 'query', group: 'Knowledge', summary: 'the knowledge relevant to a task, ranked, with a token-budgeted summary', load: () => import('./commands/query.js') },
+  { name: 'check-plan', group: 'Knowledge', summary: 'check a task plan against the knowledge base before the task starts', load: () => import('./commands/check-plan.js') },
+  { name: 'prompt agent', group: 'Knowledge', summary: 'the knowledge-augmented prompt for an agent about to start a task', load: () => import('./commands/prompt-agent.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
 
