@@ -26,6 +26,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'query', group: 'Knowledge', summary: 'the knowledge relevant to a task, ranked, with a token-budgeted summary', load: () => import('./commands/query.js') },
   { name: 'check-plan', group: 'Knowledge', summary: 'check a task plan against the knowledge base before the task starts', load: () => import('./commands/check-plan.js') },
   { name: 'prompt agent', group: 'Knowledge', summary: 'the knowledge-augmented prompt for an agent about to start a task', load: () => import('./commands/prompt-agent.js') },
+  { name: 'capture', group: 'Knowledge', summary: 'capture a learning from a finished task (pending review by default)', load: () => import('./commands/capture.js') },
+  { name: 'pending', group: 'Knowledge', summary: 'list the captured learnings waiting for review', load: () => import('./commands/pending.js') },
+  { name: 'approve', group: 'Knowledge', summary: 'approve a pending learning into knowledge/learnings/', load: () => import('./commands/approve.js') },
+  { name: 'reject', group: 'Knowledge', summary: 'reject a pending learning, recording why', load: () => import('./commands/reject.js') },
+  { name: 'duplicates', group: 'Knowledge', summary: 'find duplicate and similar entries', load: () => import('./commands/duplicates.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
 
