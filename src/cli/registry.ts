@@ -31,6 +31,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'approve', group: 'Knowledge', summary: 'approve a pending learning into knowledge/learnings/', load: () => import('./commands/approve.js') },
   { name: 'reject', group: 'Knowledge', summary: 'reject a pending learning, recording why', load: () => import('./commands/reject.js') },
   { name: 'duplicates', group: 'Knowledge', summary: 'find duplicate and similar entries', load: () => import('./commands/duplicates.js') },
+  { name: 'applied', group: 'Knowledge', summary: 'record that an entry was applied to a task (and whether it helped)', load: () => import('./commands/applied.js') },
+  { name: 'export', group: 'Knowledge', summary: 'write entries, with their usage statistics, as JSON or NDJSON', load: () => import('./commands/export.js') },
+  { name: 'import', group: 'Knowledge', summary: 'import entries from an export (JSON array or NDJSON)', load: () => import('./commands/import.js') },
+  { name: 'prune', group: 'Knowledge', summary: 'delete old, rarely applied, low-priority entries (a dry run unless --yes)', load: () => import('./commands/prune.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
 
