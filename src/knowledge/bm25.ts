@@ -7,20 +7,22 @@ import { terms } from './_text.js';
 const K1 = 1.2;
 const B = 0.75;
 
+/** The documents holding a term and the weighted frequency of the term in each. */
+export interface Posting {
+  docs: Int32Array;
+  tfs: Float64Array;
+}
+
 export interface Bm25Index {
   /** Number of documents. */
   size: number;
-  /** term → [document index, weighted term frequency] pairs. */
-  postings: Map<string, Array<[number, number]>>;
-  /** Weighted length of each document. */
-  lengths: Float64Array;
-  averageLength: number;
-  /** Every term of each document (for technology matches). */
-  vocabulary: Array<Set<string>>;
+  postings: Map<string, Posting>;
+  /** K1 × (1 − B + B × length / average length) of each document: its length normalisation. */
+  norms: Float64Array;
 }
 
 /** Weighted term frequencies of one entry: each keyword word counts `keywordBoost` times. */
-function entryTerms(entry: KnowledgeEntry, keywordBoost: number): Map<string, number> {
+export function entryTerms(entry: KnowledgeEntry, keywordBoost: number): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (text: string | undefined, weight: number): void => {
     if (text === undefined) return;
@@ -35,24 +37,36 @@ function entryTerms(entry: KnowledgeEntry, keywordBoost: number): Map<string, nu
 
 /** Builds the index of a list of entries (document i is entries[i]). */
 export function buildBm25(entries: readonly KnowledgeEntry[], keywordBoost: number): Bm25Index {
-  const postings = new Map<string, Array<[number, number]>>();
+  const lists = new Map<string, { docs: number[]; tfs: number[] }>();
   const lengths = new Float64Array(entries.length);
-  const vocabulary: Array<Set<string>> = [];
   let total = 0;
-  entries.forEach((entry, index) => {
-    const counts = entryTerms(entry, keywordBoost);
+  entries.forEach((entry, doc) => {
     let length = 0;
-    for (const [term, count] of counts) {
-      let list = postings.get(term);
-      if (list === undefined) postings.set(term, (list = []));
-      list.push([index, count]);
+    for (const [term, count] of entryTerms(entry, keywordBoost)) {
+      let list = lists.get(term);
+      if (list === undefined) lists.set(term, (list = { docs: [], tfs: [] }));
+      list.docs.push(doc);
+      list.tfs.push(count);
       length += count;
     }
-    lengths[index] = length;
-    vocabulary.push(new Set(counts.keys()));
+    lengths[doc] = length;
     total += length;
   });
-  return { size: entries.length, postings, lengths, averageLength: entries.length === 0 ? 0 : total / entries.length, vocabulary };
+  const average = entries.length === 0 || total === 0 ? 1 : total / entries.length;
+  const norms = lengths.map((length) => K1 * (1 - B + (B * length) / average));
+  const postings = new Map<string, Posting>();
+  for (const [term, list] of lists) postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
+  return { size: entries.length, postings, norms };
+}
+
+/** The documents holding every one of the terms (none for no terms). */
+export function documentsWithAll(index: Bm25Index, words: readonly string[]): Set<number> {
+  let docs: Set<number> | undefined;
+  for (const term of new Set(words)) {
+    const holding = new Set(index.postings.get(term)?.docs ?? []);
+    docs = docs === undefined ? holding : new Set([...docs].filter((doc) => holding.has(doc)));
+  }
+  return docs ?? new Set();
 }
 
 /** Inverse document frequency, the BM25+ form that is never negative. */
@@ -64,12 +78,14 @@ function idf(index: Bm25Index, documentFrequency: number): number {
 export function scoreBm25(index: Bm25Index, queryTerms: readonly string[]): Float64Array {
   const scores = new Float64Array(index.size);
   for (const term of new Set(queryTerms)) {
-    const list = index.postings.get(term);
-    if (list === undefined) continue;
-    const weight = idf(index, list.length);
-    for (const [doc, tf] of list) {
-      const norm = K1 * (1 - B + (B * index.lengths[doc]!) / (index.averageLength || 1));
-      scores[doc]! += (weight * tf * (K1 + 1)) / (tf + norm);
+    const posting = index.postings.get(term);
+    if (posting === undefined) continue;
+    const { docs, tfs } = posting;
+    const weight = idf(index, docs.length) * (K1 + 1);
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      const tf = tfs[i]!;
+      scores[doc] = scores[doc]! + (weight * tf) / (tf + index.norms[doc]!);
     }
   }
   return scores;

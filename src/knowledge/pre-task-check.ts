@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
 import { words } from './_text.js';
-import { isApplicable, priorityRank } from './applicable.js';
+import { applies, priorityRank } from './applicable.js';
 import { matchPlan, type MatchReason } from './plan-match.js';
 import { loadKnowledgeIndex, queryKnowledge, type KnowledgeIndex, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
@@ -66,8 +66,10 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   let prohibitions = 0;
-  for (const entry of index.entries) {
-    if (entry.type !== 'prohibition' || !isApplicable(entry, context)) continue;
+  const time = context.now.getTime();
+  for (const [doc, meta] of index.meta.entries()) {
+    if (meta.type !== 'prohibition' || !applies(meta.applicability, context, time)) continue;
+    const entry = index.entries[doc]!;
     prohibitions++;
     const matches = matchPlan(entry, plan, approachWords);
     if (matches.length === 0) continue;
