@@ -152,12 +152,12 @@ describe('duplicate and similar entries', () => {
     const unrelated = entry({ id: 'rec-strict', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json.' });
     const { root } = await knowledgeStore(t, [existing, unrelated]);
     const capture = await loreJson<{ status: string; similarTo: unknown }>(CAPTURE_FLAGS, { cwd: root });
-    assert.deepEqual([capture.code, capture.json.status, capture.json.similarTo], [1, 'duplicate', { id: 'learn-backoff', similarity: 0.895 }]);
+    assert.deepEqual([capture.code, capture.json.status, capture.json.similarTo], [1, 'duplicate', { id: 'learn-backoff', similarity: 0.867 }]);
     assert.equal(existsSync(join(root, '.knowledge/knowledge/pending')), false);
     const higher = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--threshold', '0.9'], { cwd: root });
     assert.deepEqual([higher.code, higher.json.status], [0, 'pending']);
     const pairs = await lore(['duplicates'], { cwd: root });
-    assert.deepEqual(pairs, { code: 0, stdout: '0.895  learn-backoff  learn-retry-with-exponential-backoff  Retry with exponential backoff / Retry with exponential backoff\n1 similar pair among 3 entries at similarity >= 0.8\n', stderr: '' });
+    assert.deepEqual(pairs, { code: 0, stdout: '0.867  learn-backoff  learn-retry-with-exponential-backoff  Retry with exponential backoff / Retry with exponential backoff\n1 similar pair among 3 entries at similarity >= 0.8\n', stderr: '' });
     const json = await loreJson<{ pairs: unknown[] }>(['duplicates', '--threshold', '0.9', '--type', 'learning'], { cwd: root });
     assert.deepEqual(json.json, { threshold: 0.9, entries: 2, pairs: [] });
   });

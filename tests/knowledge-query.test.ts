@@ -58,11 +58,11 @@ describe('ranking', () => {
     const { store } = await knowledgeStore(t, CORPUS);
     const query: KnowledgeQuery = { taskDescription: 'Add retries with backoff to the API client', filePaths: ['deploy/.env'], technologies: ['TypeScript'] };
     const result = await getRelevantKnowledge({ store, query, now: NOW });
-    assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.055, ['file deploy/.env matches glob **/.env']]]);
+    assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.032, ['file deploy/.env matches glob **/.env']]]);
     assert.deepEqual(ranked(result.recommendations), [
-      ['rec-strict', 0.3077, ['technology: TypeScript']],
-      ['rec-retry', 0.219, ['words: retry']],
-      ['rec-retry-low', 0.1564, ['words: retry']],
+      ['rec-strict', 0.301, ['technology: TypeScript']],
+      ['rec-retry', 0.2117, ['words: retry']],
+      ['rec-retry-low', 0.1512, ['words: retry']],
     ]);
     assert.deepEqual(ranked(result.learnings), [['learn-backoff', 1.2, ['words: retry, backoff, api']]]);
     assert.deepEqual(result.criticalWarnings, ['Never commit .env files: Environment files hold secrets.']);

@@ -3,9 +3,13 @@
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Words too common to say anything about relevance or similarity. */
+/** Words too common to say anything about relevance or similarity, including the verbs most task descriptions open with. */
 const STOP_WORDS = new Set(
-  'a an the and or of to in on at by for from with as is are be been was were it its this that these those into than then so if do does can'.split(' '),
+  [
+    'a an the and or but of to in on at by for from with as is are be been was were it its this that these those into than then so if',
+    'do does can could should would will may must we you i our your they them their there here what which who how when also',
+    'add adds added use uses used make makes new get set',
+  ].join(' ').split(' '),
 );
 
 /** The lower-case words of a text, in order: letters and digits, everything else separates. */
