@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { words } from '../src/knowledge/_text.js';
 import { matchPlan } from '../src/knowledge/plan-match.js';
 import { checkBeforeTask } from '../src/knowledge/pre-task-check.js';
 import type { DevelopmentPlan, KnowledgeEntry, TaskContext } from '../src/types.js';
@@ -38,7 +37,7 @@ describe('why a prohibition matches a plan', () => {
   ];
   for (const [name, fields, input, reasons] of cases) {
     it(`matches ${name}`, () => {
-      const matched = matchPlan(entry({ id: 'pro-x', ...fields }), input, words(input.approach));
+      const matched = matchPlan(entry({ id: 'pro-x', ...fields }), input);
       assert.deepEqual(matched.map((m) => m.reason), reasons);
     });
   }

@@ -30,36 +30,54 @@ function tester(kind: 'pattern' | 'glob', source: string): (path: string) => boo
   }
 }
 
-/** For each path, the first of the entry's patterns, then globs, that matches it. */
+/** For each path (normalised: forward slashes, no leading ./), the first of the entry's patterns, then globs, that matches it. */
 export function pathMatches(entry: KnowledgeEntry, paths: readonly string[]): MatchReason[] {
+  if (entry.patterns === undefined && entry.globs === undefined) return [];
   const rules = [
     ...(entry.patterns ?? []).map((source) => ({ kind: 'pattern' as const, source, test: tester('pattern', source) })),
     ...(entry.globs ?? []).map((source) => ({ kind: 'glob' as const, source, test: tester('glob', source) })),
   ];
-  if (rules.length === 0) return [];
   const reasons: MatchReason[] = [];
-  for (const raw of paths) {
-    const path = normalisePath(raw);
+  for (const path of paths) {
     const rule = rules.find((r) => r.test(path));
     if (rule !== undefined) reasons.push({ kind: rule.kind, path, pattern: rule.source, reason: `File ${path} matches prohibited ${rule.kind} ${rule.source}` });
   }
   return reasons;
 }
 
+/** A text's words, as a list (for phrases) and a set (for single words): built once per plan. */
+export interface TextWords {
+  list: readonly string[];
+  set: ReadonlySet<string>;
+}
+
+/** The words of a text for keyword matching. */
+export function textWords(text: string): TextWords {
+  const list = words(text);
+  return { list, set: new Set(list) };
+}
+
 /** The entry's keywords that occur in the text as whole words (case-insensitive). */
-export function keywordMatches(entry: KnowledgeEntry, textWords: readonly string[]): MatchReason[] {
-  return entry.keywords
-    .filter((keyword) => containsKeyword(textWords, keyword))
-    .map((keyword) => ({ kind: 'keyword' as const, keyword, reason: `Plan mentions prohibited keyword: ${keyword}` }));
+export function keywordMatches(entry: KnowledgeEntry, text: TextWords): MatchReason[] {
+  const reasons: MatchReason[] = [];
+  for (const keyword of entry.keywords) {
+    // One plain word is a set lookup; phrases and prefixes need the word sequence.
+    const single = /^[\p{L}\p{N}]+$/u.test(keyword) ? keyword.toLowerCase() : undefined;
+    if (single !== undefined ? text.set.has(single) : containsKeyword(text.list, keyword)) {
+      reasons.push({ kind: 'keyword', keyword, reason: `Plan mentions prohibited keyword: ${keyword}` });
+    }
+  }
+  return reasons;
 }
 
 /**
- * Every reason a prohibition matches a plan: paths first, then keywords in the approach.
+ * Every reason a prohibition matches a plan: paths first, then keywords in the approach. Callers
+ * checking many entries against one plan pass the approach's words, computed once.
  *
  * @example
  * matchPlan(prohibition, { approach: 'commit the .env file', fileChanges: [{ path: '.env' }] });
  * // → [{ kind: 'glob', path: '.env', pattern: '**\/.env', reason: 'File .env matches prohibited glob **\/.env' }, { kind: 'keyword', ... }]
  */
-export function matchPlan(entry: KnowledgeEntry, plan: DevelopmentPlan, approachWords: readonly string[] = words(plan.approach)): MatchReason[] {
-  return [...pathMatches(entry, plan.fileChanges.map((change) => change.path)), ...keywordMatches(entry, approachWords)];
+export function matchPlan(entry: KnowledgeEntry, plan: DevelopmentPlan, approach: TextWords = textWords(plan.approach), paths: readonly string[] = plan.fileChanges.map((change) => normalisePath(change.path))): MatchReason[] {
+  return [...pathMatches(entry, paths), ...keywordMatches(entry, approach)];
 }

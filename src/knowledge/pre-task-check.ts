@@ -4,9 +4,9 @@
 import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
-import { words } from './_text.js';
+import { normalisePath } from '../match/glob.js';
 import { applies, priorityRank } from './applicable.js';
-import { matchPlan, type MatchReason } from './plan-match.js';
+import { matchPlan, textWords, type MatchReason } from './plan-match.js';
 import { loadKnowledgeIndex, queryKnowledge, type KnowledgeIndex, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
@@ -62,7 +62,8 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   if (!config.enabled) return disabledResult();
   const context = { projectId: task.projectId ?? options.projectId, agentType: task.agentType, now: options.now ?? new Date() };
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
-  const approachWords = words(plan.approach);
+  const approach = textWords(plan.approach);
+  const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   let prohibitions = 0;
@@ -71,7 +72,7 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
     if (meta.type !== 'prohibition' || !applies(meta.applicability, context, time)) continue;
     const entry = index.entries[doc]!;
     prohibitions++;
-    const matches = matchPlan(entry, plan, approachWords);
+    const matches = matchPlan(entry, plan, approach, paths);
     if (matches.length === 0) continue;
     const match = { knowledge: entry, matchReason: matches[0]!.reason, matches };
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);

@@ -7,6 +7,7 @@ import { terms } from './_text.js';
 import { applicabilityOf, applies, priorityRank, type Applicability } from './applicable.js';
 import { buildBm25, documentsWithAll, entryTerms, scoreBm25, type Bm25Index } from './bm25.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { normalisePath } from '../match/glob.js';
 import { pathMatches } from './plan-match.js';
 import { semanticScores, type SemanticStatus } from './semantic.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
@@ -164,7 +165,7 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   index.meta.forEach((meta, doc) => {
     if (meta.rank >= minRank && (types === undefined || types.includes(meta.type)) && applies(meta.applicability, context, time)) applicable.push(doc);
   });
-  const filePaths = query.filePaths ?? [];
+  const filePaths = (query.filePaths ?? []).map(normalisePath);
   const signals = querySignals(index, query);
   const lexical = applicable.map((doc) => lexicalScore(index, signals, doc, filePaths));
   const maxLexical = lexical.reduce((max, value) => Math.max(max, value), 0);
