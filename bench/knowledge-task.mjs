@@ -1,6 +1,7 @@
 // Knowledge-base benchmark tasks in a fresh process, on the built code. Prints one JSON line of figures.
 import { checkPlanWithIndex } from '../dist/knowledge/pre-task-check.js';
-import { loadKnowledgeIndex, queryKnowledge } from '../dist/knowledge/query.js';
+import { loadKnowledgeIndex } from '../dist/knowledge/knowledge-index.js';
+import { queryKnowledge } from '../dist/knowledge/query.js';
 import { buildAgentPrompt } from '../dist/prompt/agent-prompt.js';
 import { openStore } from '../dist/store/open.js';
 import { taskAndPlan } from './knowledge-input.mjs';

@@ -22,7 +22,8 @@ export { findEntry, loadEntries, newEntryId, type EntryRecord } from './knowledg
 export { matchesFilter, type KnowledgeFilter } from './knowledge/filter.js';
 export { addEntry, editEntry, setEnabled, removeEntry, type EntryWriteResult } from './knowledge/manage.js';
 export { applyAssignments, parseAssignment, type Assignment } from './knowledge/set-fields.js';
-export { buildKnowledgeIndex, getRelevantKnowledge, loadKnowledgeIndex, queryKnowledge, type KnowledgeIndex, type KnowledgeQuery, type KnowledgeResult, type RankedEntry } from './knowledge/query.js';
+export { buildKnowledgeIndex, loadKnowledgeIndex, type KnowledgeIndex } from './knowledge/knowledge-index.js';
+export { getRelevantKnowledge, queryKnowledge, type KnowledgeQuery, type KnowledgeResult, type RankedEntry } from './knowledge/query.js';
 export { buildSummary, estimateTokens } from './knowledge/summary.js';
 export { semanticScores, type SemanticStatus } from './knowledge/semantic.js';
 export { matchPlan, type MatchReason } from './knowledge/plan-match.js';

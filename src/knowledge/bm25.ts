@@ -69,6 +69,21 @@ export function documentsWithAll(index: Bm25Index, words: readonly string[]): Se
   return docs ?? new Set();
 }
 
+/** Whether a document holds a term: a binary search in the term's postings (documents are in order). */
+export function hasTerm(index: Bm25Index, term: string, doc: number): boolean {
+  const docs = index.postings.get(term)?.docs;
+  if (docs === undefined) return false;
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid] === doc) return true;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 /** Inverse document frequency, the BM25+ form that is never negative. */
 function idf(index: Bm25Index, documentFrequency: number): number {
   return Math.log(1 + (index.size - documentFrequency + 0.5) / (documentFrequency + 0.5));

@@ -7,7 +7,8 @@ import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext }
 import { normalisePath } from '../match/glob.js';
 import { applies, priorityRank } from './applicable.js';
 import { matchPlan, textWords, type MatchReason } from './plan-match.js';
-import { loadKnowledgeIndex, queryKnowledge, type KnowledgeIndex, type RankedEntry } from './query.js';
+import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
+import { queryKnowledge, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
 import { buildSummary } from './summary.js';

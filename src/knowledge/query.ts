@@ -1,16 +1,16 @@
 // getRelevantKnowledge: the applicable entries ranked for a task. The README's "Ranking" section
 // documents the formula implemented here; keep the two in step.
 import type { Problem } from '../errors.js';
-import type { Store } from '../store/open.js';
-import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
-import { terms } from './_text.js';
-import { applicabilityOf, applies, priorityRank, type Applicability } from './applicable.js';
-import { buildBm25, documentsWithAll, entryTerms, scoreBm25, type Bm25Index } from './bm25.js';
-import { APPLIED_KINDS, loadEntries } from './entries.js';
 import { normalisePath } from '../match/glob.js';
+import type { Store } from '../store/open.js';
+import type { KnowledgeType, Priority } from '../types.js';
+import { terms } from './_text.js';
+import { applies, priorityRank } from './applicable.js';
+import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
+import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
 import { pathMatches } from './plan-match.js';
 import { semanticScores, type SemanticStatus } from './semantic.js';
-import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
+import type { EntryWithStats } from './stats.js';
 import { buildSummary, DEFAULT_BUDGET } from './summary.js';
 
 /** Weight of "a file of the task matches the entry's patterns or globs". */
@@ -19,8 +19,6 @@ export const FILE_WEIGHT = 3;
 export const TECH_WEIGHT = 1;
 /** Share of the semantic score in relevance when semantic matching is used. */
 export const SEMANTIC_SHARE = 0.5;
-/** Multiplier by priority. */
-export const PRIORITY_WEIGHT: Readonly<Record<Priority, number>> = { low: 1, medium: 1.2, high: 1.4, critical: 1.6 };
 export const DEFAULT_MAX_RESULTS = 10;
 
 export interface KnowledgeQuery {
@@ -53,50 +51,6 @@ export interface KnowledgeResult {
   considered: number;
 }
 
-/** What ranking reads of each entry, in one fixed shape (see Applicability for why). */
-interface EntryMeta {
-  id: string;
-  type: KnowledgeType;
-  rank: number;
-  /** Priority weight × helpfulness: the multiplier of the entry's relevance. */
-  weight: number;
-  /** Whether the entry has patterns or globs. */
-  paths: boolean;
-  applicability: Applicability;
-}
-
-/** Entries with their statistics and a BM25 index over them: build once, query many times. */
-export interface KnowledgeIndex {
-  entries: EntryWithStats[];
-  meta: EntryMeta[];
-  bm25: Bm25Index;
-  matching: MatchingConfig;
-}
-
-/**
- * Builds the index of a set of entries (applied kinds only; pending entries never rank).
- *
- * @example
- * const index = buildKnowledgeIndex(entries, store.config.matching);
- * await queryKnowledge(index, { taskDescription: 'add retries' }, { root: store.root });
- */
-export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching: MatchingConfig): KnowledgeIndex {
-  const meta = entries.map((entry): EntryMeta => ({
-    id: entry.id,
-    type: entry.type,
-    rank: priorityRank(entry.priority),
-    weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
-    paths: entry.patterns !== undefined || entry.globs !== undefined,
-    applicability: applicabilityOf(entry),
-  }));
-  return { entries: [...entries], meta, bm25: buildBm25(entries, matching.keyword_boost), matching };
-}
-
-/** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */
-export function helpfulness(entry: EntryWithStats): number {
-  return 0.75 + (0.5 * (entry.timesHelpful + 1)) / (entry.timesApplied + 2);
-}
-
 /** What a query found about one applicable entry, before it is ranked. */
 interface Signals {
   /** Terms of the query (stemmed). */
@@ -123,9 +77,8 @@ function lexicalScore(index: KnowledgeIndex, signals: Signals, doc: number, file
 /** Why an entry was selected, in words (computed for selected entries only). */
 function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[], similarity: number): string[] {
   const entry = index.entries[doc]!;
-  const own = entryTerms(entry, 1);
   const reasons: string[] = [];
-  const hits = [...new Set(signals.queryTerms.filter((t) => own.has(t)))];
+  const hits = [...new Set(signals.queryTerms)].filter((term) => hasTerm(index.bm25, term, doc));
   if (hits.length > 0) reasons.push(`words: ${hits.join(', ')}`);
   const file = pathMatches(entry, filePaths)[0];
   if (file !== undefined) reasons.push(`file ${file.path} matches ${file.kind} ${file.pattern}`);
@@ -138,18 +91,19 @@ function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, filePa
 const round = (n: number): number => Math.round(n * 1e4) / 1e4;
 
 /**
- * The best `max` of each type, by score then id. A bounded insertion per type instead of a full
- * sort: a query over 10,000 entries wants ten of each.
+ * The best `max` of each type (positions into `applicable`), by score then id: a bounded
+ * insertion per type over a typed array instead of sorting thousands of scored objects.
  */
-function topPerType(index: KnowledgeIndex, applicable: readonly number[], scored: ReadonlyArray<{ k: number; score: number }>, max: number): Record<KnowledgeType, Array<{ k: number; score: number }>> {
-  const top: Record<KnowledgeType, Array<{ k: number; score: number }>> = { recommendation: [], prohibition: [], learning: [] };
-  const before = (a: { k: number; score: number }, b: { k: number; score: number }): boolean => a.score > b.score || (a.score === b.score && index.meta[applicable[a.k]!]!.id < index.meta[applicable[b.k]!]!.id);
-  for (const item of scored) {
-    const list = top[index.meta[applicable[item.k]!]!.type];
-    if (list.length >= max && !before(item, list[list.length - 1]!)) continue;
+function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores: Float64Array, max: number): Record<KnowledgeType, number[]> {
+  const top: Record<KnowledgeType, number[]> = { recommendation: [], prohibition: [], learning: [] };
+  const before = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && index.meta[applicable[a]!]!.id < index.meta[applicable[b]!]!.id);
+  for (let k = 0; k < scores.length; k++) {
+    if (scores[k]! <= 0) continue;
+    const list = top[index.meta[applicable[k]!]!.type];
+    if (list.length >= max && !before(k, list[list.length - 1]!)) continue;
     let at = list.length;
-    while (at > 0 && before(item, list[at - 1]!)) at--;
-    list.splice(at, 0, item);
+    while (at > 0 && before(k, list[at - 1]!)) at--;
+    list.splice(at, 0, k);
     if (list.length > max) list.pop();
   }
   return top;
@@ -167,23 +121,26 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   });
   const filePaths = (query.filePaths ?? []).map(normalisePath);
   const signals = querySignals(index, query);
-  const lexical = applicable.map((doc) => lexicalScore(index, signals, doc, filePaths));
-  const maxLexical = lexical.reduce((max, value) => Math.max(max, value), 0);
+  const lexical = new Float64Array(applicable.length);
+  let maxLexical = 0;
+  applicable.forEach((doc, k) => {
+    lexical[k] = lexicalScore(index, signals, doc, filePaths);
+    if (lexical[k]! > maxLexical) maxLexical = lexical[k]!;
+  });
   const semantic = await semanticScores({ root: options.root, matching: index.matching, entries: applicable.map((i) => index.entries[i]!), query: query.taskDescription, env: options.env });
   // Scores stay plain numbers until the winners are known; only they become result objects.
-  const scored: Array<{ k: number; score: number }> = [];
+  const scores = new Float64Array(applicable.length);
   applicable.forEach((doc, k) => {
     const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
     const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * semantic.scores[k]!;
-    if (relevance > 0) scored.push({ k, score: relevance * index.meta[doc]!.weight });
+    scores[k] = relevance * index.meta[doc]!.weight;
   });
-  const max = query.maxResults ?? DEFAULT_MAX_RESULTS;
-  const top = topPerType(index, applicable, scored, max);
-  const picked = {} as Record<KnowledgeType, RankedEntry[]>;
-  for (const type of ['recommendation', 'prohibition', 'learning'] as const) {
-    picked[type] = top[type].map(({ k, score }) => ({ ...index.entries[applicable[k]!]!, score: round(score), reasons: reasonsFor(index, signals, applicable[k]!, filePaths, semantic.scores?.[k] ?? 0) }));
-  }
-  const pick = (type: KnowledgeType): RankedEntry[] => picked[type];
+  const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
+  const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
+    ...index.entries[applicable[k]!]!,
+    score: round(scores[k]!),
+    reasons: reasonsFor(index, signals, applicable[k]!, filePaths, semantic.scores?.[k] ?? 0),
+  }));
   const result = { recommendations: pick('recommendation'), prohibitions: pick('prohibition'), learnings: pick('learning') };
   const selected = [...result.prohibitions, ...result.recommendations, ...result.learnings];
   return {
@@ -193,13 +150,6 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
     semantic: semantic.status,
     considered: applicable.length,
   };
-}
-
-/** Loads the store's applied entries with their statistics and indexes them. */
-export async function loadKnowledgeIndex(store: Store): Promise<{ index: KnowledgeIndex; problems: Problem[] }> {
-  const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
-  const entries = loaded.records.map((record) => withStats(record.value, usage.stats));
-  return { index: buildKnowledgeIndex(entries, store.config.matching), problems: [...loaded.problems, ...usage.problems] };
 }
 
 /**
