@@ -86,8 +86,8 @@ describe('lore export and import', () => {
     const cases: Array<[string[], string[], string]> = [
       [[], ['skipped rec-strict', 'created learn-cache-the-index'], 'Old title'],
       [['--on-conflict', 'overwrite'], ['overwritten rec-strict', 'created learn-cache-the-index'], 'New title'],
-      [['--on-conflict', 'rename'], ['renamed rec-strict-2 (was rec-strict)', 'created learn-cache-the-index'], 'Old title'],
-      [['--on-conflict', 'rename', '--dry-run'], ['would be renamed rec-strict-2 (was rec-strict)', 'would be created learn-cache-the-index'], 'Old title'],
+      [['--on-conflict', 'rename'], ['renamed rec-strict → rec-strict-2', 'created learn-cache-the-index'], 'Old title'],
+      [['--on-conflict', 'rename', '--dry-run'], ['would be renamed rec-strict → rec-strict-2', 'would be created learn-cache-the-index'], 'Old title'],
     ];
     for (const [flags, actions, title] of cases) {
       const { root } = await knowledgeStore(t, [existing]);

@@ -27,7 +27,7 @@ export const command = defineCommand({
     for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
     if (ctx.json) return void ctx.printJson(result);
     const would = result.dryRun ? 'would be ' : '';
-    for (const item of result.items) ctx.print(`${would}${item.action} ${item.id}${item.importedAs === undefined ? '' : ` (was ${item.importedAs})`} (${item.file})`);
+    for (const item of result.items) ctx.print(`${would}${item.action} ${item.importedAs === undefined ? '' : `${item.importedAs} → `}${item.id} (${item.file})`);
     const count = (action: ImportItem['action']): number => result.items.filter((i) => i.action === action).length;
     const counts = (['created', 'overwritten', 'unchanged', 'renamed', 'skipped'] as const).map((a) => `${count(a)} ${a}`).join(', ');
     ctx.print(`${result.dryRun ? 'dry run, nothing written' : 'imported'}: ${result.items.length} entries: ${counts}`);
