@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { captureLearning } from '../src/knowledge/capture.js';
+import { approveLearning, captureLearning } from '../src/knowledge/capture.js';
 import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
 import type { LearningCapture } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
@@ -104,6 +104,12 @@ describe('approving and rejecting', () => {
     const [, updated, approved] = /updatedAt: "(\S+)"[\s\S]*approvedAt: "(\S+)"/.exec(text)!;
     assert.equal(updated, approved);
     assert.deepEqual(await lore(['approve', pendingEntry.id], { cwd: root }), { code: 2, stdout: '', stderr: 'error: no knowledge entry with id "learn-retry-with-exponential-backoff" among pending learnings\nhint: lore list entries shows every id\n' });
+  });
+
+  it('refuses to approve over a learning with the same id, and keeps the pending one', async (t) => {
+    const { root, store } = await knowledgeStore(t, [[pendingEntry, 'pending'], entry({ id: pendingEntry.id, title: 'Approved meanwhile' })]);
+    await assert.rejects(approveLearning({ store, id: pendingEntry.id }), { code: 'CONFLICT', message: 'cannot approve learn-retry-with-exponential-backoff: a learning with this id already exists' });
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/pending')), ['learn-retry-with-exponential-backoff.yaml']);
   });
 
   it('records a rejection and recognises the same learning when it is captured again', async (t) => {

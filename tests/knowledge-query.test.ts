@@ -161,6 +161,14 @@ describe('semantic matching', () => {
     assert.deepEqual(ranked(second.recommendations), [['rec-pay', 1.2, ['words: invoic', 'semantic similarity 1']]]);
   });
 
+  it('sends the API key from the environment variable api_key_env names, and only then', async (t) => {
+    const stub = await embeddingsStub(t);
+    const { store } = await knowledgeStore(t, entries, { config: `${semanticConfig(stub.url)}    api_key_env: LORE_TEST_KEY\n` });
+    await getRelevantKnowledge({ store, query: { taskDescription: 'automobile' }, now: NOW, env: { LORE_TEST_KEY: 'sekret' } });
+    await getRelevantKnowledge({ store, query: { taskDescription: 'automobile' }, now: NOW, env: {} });
+    assert.deepEqual(stub.authorizations, ['Bearer sekret', 'Bearer sekret', '']);
+  });
+
   it('falls back to lexical ranking, and says why, when the provider is down, failing or not configured', async (t) => {
     const dead = await deadUrl();
     const failing = await embeddingsStub(t, { status: 500 });

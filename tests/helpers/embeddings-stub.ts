@@ -21,11 +21,14 @@ export interface EmbeddingsStub {
   url: string;
   /** The `input` arrays of every request, in order. */
   requests: string[][];
+  /** The authorization header of every request ('' when none). */
+  authorizations: string[];
 }
 
 /** Starts the stub on 127.0.0.1 (a free port); it stops when the test ends. */
 export async function embeddingsStub(t: TestContext, options: { status?: number } = {}): Promise<EmbeddingsStub> {
   const requests: string[][] = [];
+  const authorizations: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -36,6 +39,7 @@ export async function embeddingsStub(t: TestContext, options: { status?: number 
       }
       const input = (JSON.parse(body) as { input: string[] }).input;
       requests.push(input);
+      authorizations.push(req.headers.authorization ?? '');
       if (options.status !== undefined) {
         res.writeHead(options.status).end('{"error":"down"}');
         return;
@@ -46,7 +50,7 @@ export async function embeddingsStub(t: TestContext, options: { status?: number 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, authorizations };
 }
 
 /** A URL where nothing listens: a port that was free a moment ago. */
