@@ -141,6 +141,9 @@ const CASES: Array<[string, SchemaName, (root: JsonSchema) => JsonSchema]> = [
   ['ArtifactRef', 'dag-line', (r) => def(r, 'artifact')],
   ['DagTombstone', 'dag-line', (r) => def(r, 'tombstone')],
   ['ApplicationEvent', 'application-event', (r) => r],
+  ['TaskPlanInput', 'task-plan', (r) => r],
+  ['LearningCapture', 'learning-capture', (r) => r],
+  ['RejectionEvent', 'rejection-event', (r) => r],
 ];
 
 describe('types.ts and schemas/', () => {

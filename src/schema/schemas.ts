@@ -16,6 +16,9 @@ export const SCHEMA_NAMES = [
   'turn-state',
   'dag-line',
   'application-event',
+  'task-plan',
+  'learning-capture',
+  'rejection-event',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
