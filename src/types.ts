@@ -447,14 +447,7 @@ export interface TaskPlanInput {
 // ---------------------------------------------------------------------------
 // Learning capture (schemas/learning-capture.schema.json, schemas/rejection-event.schema.json)
 
-export interface LearningCapture {
-  taskId: string;
-  projectId: string;
-  outcome: CaptureOutcome;
-  description: string;
-  whatWorked?: string;
-  whatFailed?: string;
-  rootCause?: string;
+export interface LearningCapture extends CaptureContext {
   suggestedTitle: string;
   suggestedDescription: string;
   suggestedKeywords?: string[];

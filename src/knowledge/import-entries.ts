@@ -6,7 +6,6 @@ import { ValidationError, type Problem } from '../errors.js';
 import { appendRecords } from '../log/ndjson.js';
 import { isValidId } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
-import type { Store } from '../store/open.js';
 import { parseText, type ParsedText } from '../store/parse.js';
 import { checkValue, deleteRecord, writeRecord } from '../store/write.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
