@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { generateStore } from './generate.js';
 import { ENTRIES, ms, printTable, type BenchContext } from './harness.js';
 import { guardBench } from './sections/guard.js';
+import { knowledgeBench } from './sections/knowledge.js';
 import { storeBench } from './sections/store.js';
 
 // Each area adds one section here (bench/sections/<area>.ts).
 const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['store', storeBench],
   // knowledge (issue 3)
+  ['knowledge', knowledgeBench],
 
   // player/coach (issue 4)
   ['player-coach', async (ctx) => (await import('./sections/player-coach.js')).playerCoachBench(ctx)],

@@ -30,7 +30,7 @@ export { mergeEntity, mergeRelationship, mergeProperties, mergeTags } from './gr
 export { applyGraphUpdate, type ApplyOptions, type ApplyResult, type ChangeList, type IgnoredEntry } from './graph/apply.js';
 export { checkUpdate } from './graph/check-update.js';
 export type { Direction, GraphPath, Neighbourhood, NeighbourhoodOptions, PathOptions, RelationFilter } from './graph/query.js';
-export { contextString, estimateTokens, graphToText, type ContextOptions, type ContextText } from './graph/serialize-text.js';
+export { contextString, graphToText, type ContextOptions, type ContextText } from './graph/serialize-text.js';
 export { toDot, toMermaid } from './graph/serialize-diagram.js';
 export { loadMemoryFile, memoryFileText, parseMemoryFile, saveMemoryFile, toMemoryFile, type LoadedGraph } from './graph/memory-file.js';
 export { loadStoreGraph, saveStoreGraph, toEntityRecord, type SavedFile, type StoreGraphOptions } from './graph/store-graph.js';
@@ -46,3 +46,24 @@ export { DEFAULT_WINDOW, type BranchHead, type PlanItem, type ResumeResult } fro
 export { MIN_SUMMARY_NODES, type SummarizeInput } from './dag/summarize.js';
 export { parseKgFile, type KgFile } from './dag/kg-file.js';
 export { type MigratedProject } from './dag/migrate.js';
+// Knowledge base
+export { isApplicable, type ApplyContext } from './knowledge/applicable.js';
+export { findEntry, loadEntries, newEntryId, type EntryRecord } from './knowledge/entries.js';
+export { matchesFilter, type KnowledgeFilter } from './knowledge/filter.js';
+export { addEntry, editEntry, setEnabled, removeEntry, type EntryWriteResult } from './knowledge/manage.js';
+export { applyAssignments, parseAssignment, type Assignment } from './knowledge/set-fields.js';
+export { buildKnowledgeIndex, loadKnowledgeIndex, type KnowledgeIndex } from './knowledge/knowledge-index.js';
+export { getRelevantKnowledge, queryKnowledge, type KnowledgeQuery, type KnowledgeResult, type RankedEntry } from './knowledge/query.js';
+export { buildSummary } from './knowledge/summary.js';
+export { estimateTokens } from './tokens.js';
+export { semanticScores, type SemanticStatus } from './knowledge/semantic.js';
+export { matchPlan, type MatchReason } from './knowledge/plan-match.js';
+export { checkBeforeTask, checkPlanWithIndex, type KnowledgeCheckResult, type ProhibitionMatch } from './knowledge/pre-task-check.js';
+export { parseTaskPlan, type TaskPlanSource } from './knowledge/task-input.js';
+export { approveLearning, captureLearning, listPending, loadRejections, rejectLearning, type CaptureResult } from './knowledge/capture.js';
+export { findDuplicates, similarity, type SimilarPair } from './knowledge/duplicates.js';
+export { loadUsageStats, recordApplication, type EntryWithStats, type UsageStats } from './knowledge/stats.js';
+export { exportKnowledge, formatExport, type ExportFormat } from './knowledge/export-entries.js';
+export { importKnowledge, type ConflictPolicy, type ImportResult } from './knowledge/import-entries.js';
+export { pruneKnowledge, type PruneResult as KnowledgePruneResult } from './knowledge/retention.js';
+export { buildAgentPrompt } from './prompt/agent-prompt.js';

@@ -427,3 +427,53 @@ export interface ApplicationEvent {
   appliedBy?: string;
   timestamp: string;
 }
+
+// ---------------------------------------------------------------------------
+// Pre-task check input (schemas/task-plan.schema.json)
+
+export interface TaskContext {
+  id?: string;
+  type?: string;
+  description: string;
+  projectId?: string;
+  agentType?: string;
+}
+
+export interface FileChange {
+  path: string;
+  change?: string;
+}
+
+export interface DevelopmentPlan {
+  approach: string;
+  fileChanges: FileChange[];
+  technologies?: string[];
+}
+
+/** A task and its plan in one object (stdin of `lore check-plan`). */
+export interface TaskPlanInput {
+  task: TaskContext;
+  plan: DevelopmentPlan;
+}
+
+// ---------------------------------------------------------------------------
+// Learning capture (schemas/learning-capture.schema.json, schemas/rejection-event.schema.json)
+
+export interface LearningCapture extends CaptureContext {
+  suggestedTitle: string;
+  suggestedDescription: string;
+  suggestedKeywords?: string[];
+  suggestedPriority?: Priority;
+  source?: 'task_success' | 'task_failure' | 'code_review';
+}
+
+/** A line of log/rejections.ndjson: a captured learning a person rejected. */
+export interface RejectionEvent {
+  id: string;
+  title: string;
+  description: string;
+  reason: string;
+  rejectedBy: string;
+  taskId?: string;
+  timestamp: string;
+}

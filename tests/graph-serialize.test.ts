@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { ContextGraph } from '../src/graph/model.js';
 import { memoryFileText } from '../src/graph/memory-file.js';
 import { toDot, toMermaid } from '../src/graph/serialize-diagram.js';
-import { contextString, estimateTokens, graphToText } from '../src/graph/serialize-text.js';
+import { contextString, graphToText } from '../src/graph/serialize-text.js';
+import { estimateTokens } from '../src/tokens.js';
 import { SAMPLE } from './helpers/graph-sample.js';
 
 // Set UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change; review the diff.

@@ -110,7 +110,13 @@ function compareInterface(name: string, schema: JsonSchema, root: JsonSchema, pa
   const declaration = interfaces.get(name);
   assert.ok(declaration !== undefined, `no interface ${name} in types.ts`);
   const properties = schema.properties ?? {};
-  const members = declaration.members.filter(ts.isPropertySignature);
+  // Members of the interface and of the interfaces it extends.
+  const members: ts.PropertySignature[] = [];
+  const collect = (decl: ts.InterfaceDeclaration): void => {
+    members.push(...decl.members.filter(ts.isPropertySignature));
+    for (const clause of decl.heritageClauses ?? []) for (const type of clause.types) collect(interfaces.get(type.expression.getText())!);
+  };
+  collect(declaration);
   const tsNames = members.map((m) => m.name.getText()).sort();
   assert.deepEqual(tsNames, Object.keys(properties).sort(), `${path || name}: the fields of ${name} and of its schema differ`);
   const required = new Set(schema.required ?? []);
@@ -142,6 +148,9 @@ const CASES: Array<[string, SchemaName, (root: JsonSchema) => JsonSchema]> = [
   ['DagTombstone', 'dag-line', (r) => def(r, 'tombstone')],
   ['ApplicationEvent', 'application-event', (r) => r],
   ['AllowRecord', 'allow-record', (r) => r],
+  ['TaskPlanInput', 'task-plan', (r) => r],
+  ['LearningCapture', 'learning-capture', (r) => r],
+  ['RejectionEvent', 'rejection-event', (r) => r],
 ];
 
 describe('types.ts and schemas/', () => {

@@ -18,6 +18,23 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
 
   // Knowledge base (issue 3): add entries below this line.
+  { name: 'add', group: 'Knowledge', summary: 'add a recommendation, prohibition or learning', load: () => import('./commands/add.js') },
+  { name: 'edit', group: 'Knowledge', summary: 'change fields of a knowledge entry', load: () => import('./commands/edit.js') },
+  { name: 'enable', group: 'Knowledge', summary: 'enable a knowledge entry', load: () => import('./commands/enable.js') },
+  { name: 'disable', group: 'Knowledge', summary: 'disable a knowledge entry', load: () => import('./commands/disable.js') },
+  { name: 'rm', group: 'Knowledge', summary: 'remove a knowledge entry (deletes its file)', load: () => import('./commands/rm.js') },
+  { name: 'query', group: 'Knowledge', summary: 'the knowledge relevant to a task, ranked, with a token-budgeted summary', load: () => import('./commands/query.js') },
+  { name: 'check-plan', group: 'Knowledge', summary: 'check a task plan against the knowledge base before the task starts', load: () => import('./commands/check-plan.js') },
+  { name: 'prompt agent', group: 'Knowledge', summary: 'the knowledge-augmented prompt for an agent about to start a task', load: () => import('./commands/prompt-agent.js') },
+  { name: 'capture', group: 'Knowledge', summary: 'capture a learning from a finished task (pending review by default)', load: () => import('./commands/capture.js') },
+  { name: 'pending', group: 'Knowledge', summary: 'list the captured learnings waiting for review', load: () => import('./commands/pending.js') },
+  { name: 'approve', group: 'Knowledge', summary: 'approve a pending learning into knowledge/learnings/', load: () => import('./commands/approve.js') },
+  { name: 'reject', group: 'Knowledge', summary: 'reject a pending learning, recording why', load: () => import('./commands/reject.js') },
+  { name: 'duplicates', group: 'Knowledge', summary: 'find duplicate and similar entries', load: () => import('./commands/duplicates.js') },
+  { name: 'applied', group: 'Knowledge', summary: 'record that an entry was applied to a task (and whether it helped)', load: () => import('./commands/applied.js') },
+  { name: 'export', group: 'Knowledge', summary: 'write entries, with their usage statistics, as JSON or NDJSON', load: () => import('./commands/export.js') },
+  { name: 'import', group: 'Knowledge', summary: 'import entries from an export (JSON array or NDJSON)', load: () => import('./commands/import.js') },
+  { name: 'prune', group: 'Knowledge', summary: 'delete old, rarely applied, low-priority entries (a dry run unless --yes)', load: () => import('./commands/prune.js') },
 
   // Player/coach runtime (issue 4): add entries below this line.
   { name: 'roles show', group: 'Player/coach', summary: "show a role's constraints for a project, and where each came from", load: () => import('./commands/roles-show.js') },

@@ -4,6 +4,7 @@ import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-text.js';
 import { gitTopLevel } from '../git/exec.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkVersion, configTemplate } from '../store/config.js';
@@ -26,18 +27,9 @@ export interface InitResult {
   seeded: SeedItem[];
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-}
-
 /** Makes sure a line-based file (.gitignore, .gitattributes) holds `line`; returns whether it changed. */
 async function ensureLine(path: string, line: string): Promise<boolean> {
-  const existing = await readIfExists(path);
+  const existing = await readTextIfExists(path);
   if (existing !== undefined && existing.split(/\r?\n/).some((l) => l.trim() === line)) return false;
   const base = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
   await writeFileAtomic(path, `${base}${line}\n`);
@@ -65,7 +57,7 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
   await mkdir(dir, { recursive: true });
   const changed: string[] = [];
   const configPath = join(dir, 'config.yaml');
-  const config = await readIfExists(configPath);
+  const config = await readTextIfExists(configPath);
   if (config === undefined) {
     await writeFileAtomic(configPath, configTemplate(projectIdFor(root), `# yaml-language-server: $schema=${SCHEMA_COPY_DIR}/config.schema.json`));
     changed.push(displayPath(root, configPath));
@@ -93,7 +85,7 @@ async function copySchemas(root: string): Promise<string[]> {
   for (const name of SCHEMA_NAMES) {
     const text = await readFile(SCHEMAS_DIR + schemaFileName(name), 'utf8');
     const target = join(dir, schemaFileName(name));
-    if ((await readIfExists(target)) === text) continue;
+    if ((await readTextIfExists(target)) === text) continue;
     await writeFileAtomic(target, text);
     changed.push(displayPath(root, target));
   }

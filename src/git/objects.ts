@@ -74,11 +74,18 @@ export async function readBlobs(where: Where, blobs: readonly string[]): Promise
   return result;
 }
 
-/** Reads one file at a ref (`git show ref:path`); undefined when it does not exist there. */
+/**
+ * Reads one file as committed at `ref` (or, with ref '', as staged in the index). Undefined when
+ * the file is not there; a revision that does not exist is an error, never an empty file.
+ */
 export async function readAtRef(where: Where, ref: string, path: string): Promise<Buffer | undefined> {
+  if (ref.startsWith('-') || ref.includes(':')) throw new LoreError('USAGE', `"${ref}" is not a revision lore will pass to git`, { hint: 'give a branch, tag or commit, e.g. HEAD or origin/main' });
   try {
-    return await gitBytes(['show', `${ref}:${path}`], where);
-  } catch {
+    return await gitBytes(['cat-file', 'blob', `${ref}:${path}`], where);
+  } catch (error) {
+    if (ref !== '' && !(await refExists(where, ref))) {
+      throw new LoreError('GIT', `${ref} is not a commit in ${where.cwd}`, { cause: error, hint: 'is this a git repository, and is the revision right?' });
+    }
     return undefined;
   }
 }

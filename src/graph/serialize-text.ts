@@ -4,11 +4,8 @@ import { UsageError } from '../errors.js';
 import type { Entity, GraphMemory, Relationship } from '../types.js';
 import type { ContextGraph } from './model.js';
 import { neighbourhood, type Direction } from './query.js';
+import { estimateTokens } from '../tokens.js';
 
-/** A rough token count (4 characters a token), the same for every model; budgets are estimates. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 const props = (properties: Readonly<Record<string, unknown>>): string => (Object.keys(properties).length === 0 ? '' : ` | properties: ${JSON.stringify(properties)}`);

@@ -8,7 +8,7 @@ import { readAtRef } from '../git/objects.js';
 import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
-import { isApplicable } from './applicable.js';
+import { isApplicable } from '../knowledge/applicable.js';
 import { roleFindings, roleFromConfig, roleFromTurns, roleRules, type KnownRole } from './role.js';
 import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
@@ -74,7 +74,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
   const role = (await roleFromConfig(where)) ?? (await roleFromTurns(where, project));
-  const ctx = { now, project, role: role?.role };
+  const ctx = { now, projectId: project, agentType: role?.role };
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => isApplicable(v.entry, ctx));
   const { findings, scanned } = scan(input.changes, compileRules(applied));

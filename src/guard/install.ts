@@ -1,9 +1,10 @@
 // Installing lore's pre-commit hook into another repository without breaking what is there:
 // husky's hook folder gets a line added; any other existing hook is chained, not overwritten.
-import { chmod, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LoreError, isErrno } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-text.js';
 import { git } from '../git/exec.js';
 import { repoRoot } from './_evaluate.js';
 
@@ -42,15 +43,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-}
-
 /** Where the pre-commit hook of this repository lives (core.hooksPath, husky, or .git/hooks). */
 export async function hookPlace(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<HookPlace> {
   const root = await repoRoot(where);
@@ -67,7 +59,7 @@ export async function hookPlace(where: { cwd: string; env: NodeJS.ProcessEnv }):
     return { file: join(dirname(dir), 'pre-commit'), style: 'husky', manager: 'husky' };
   }
   const file = join(dir, 'pre-commit');
-  const current = await readText(file);
+  const current = await readTextIfExists(file);
   return { file, style: 'hooks', ...(current?.includes('lefthook') ? { manager: 'lefthook' as const } : {}) };
 }
 
@@ -80,7 +72,7 @@ export interface InstallResult extends HookPlace {
 /** Installs the hook; idempotent. */
 export async function installHook(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<InstallResult> {
   const place = await hookPlace(where);
-  const current = await readText(place.file);
+  const current = await readTextIfExists(place.file);
   if (current?.includes(MARKER)) return { ...place, status: 'already-installed' };
   if (place.style === 'husky') {
     const base = current === undefined || current === '' ? '' : current.endsWith('\n') ? current : `${current}\n`;
@@ -102,7 +94,7 @@ export async function installHook(where: { cwd: string; env: NodeJS.ProcessEnv }
 /** Removes the hook and restores the one it chained; returns what it did. */
 export async function uninstallHook(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ file: string; status: 'removed' | 'not-installed'; restored?: string }> {
   const place = await hookPlace(where);
-  const current = await readText(place.file);
+  const current = await readTextIfExists(place.file);
   if (current === undefined || !current.includes(MARKER)) return { file: place.file, status: 'not-installed' };
   if (place.style === 'husky') {
     await writeFileAtomic(place.file, current.split('\n').filter((line) => !line.includes(MARKER)).join('\n'));

@@ -17,6 +17,9 @@ export const SCHEMA_NAMES = [
   'dag-line',
   'application-event',
   'allow-record',
+  'task-plan',
+  'learning-capture',
+  'rejection-event',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];

@@ -49,7 +49,7 @@ async function listLogs(root: string): Promise<Array<{ path: string; schema: Sch
       if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state' });
     }
   }
-  const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event' };
+  const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
   for (const name of await listDir(join(dir, 'log'))) {
     if (name.endsWith('.ndjson')) logs.push({ path: join(dir, 'log', name), schema: known[`log/${name}`] });
   }

@@ -1,11 +1,11 @@
 // Writing records: validated first, serialised canonically, replaced atomically, and left alone
 // (byte for byte) when nothing changed.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno, ValidationError, type Problem } from '../errors.js';
+import { ValidationError, type Problem } from '../errors.js';
 import { loadSchema } from '../schema/schemas.js';
 import { validateAgainst } from '../schema/validate.js';
 import { writeFileAtomic, unlinkDurable } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-text.js';
 import { toCanonicalYaml } from './canonical.js';
 import { displayPath, KINDS, knowledgeDir, recordPath, schemaComment, type RecordKindName } from './layout.js';
 import { RECORD_EXTENSIONS } from './read.js';
@@ -40,15 +40,6 @@ export function renderRecord(kind: RecordKindName, value: unknown): string {
   return toCanonicalYaml(value, loadSchema(KINDS[kind].schema), schemaComment(kind));
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-}
-
 /**
  * Validates and writes one record in canonical form. Refuses invalid records (nothing is
  * written); rewrites nothing when the file already holds exactly this text.
@@ -63,7 +54,7 @@ export async function writeRecord(root: string, kind: RecordKindName, value: unk
   const problems = checkValue(kind, value, id, file);
   if (problems.length > 0) throw new ValidationError(`refusing to write ${file}: the record is invalid`, problems);
   const text = renderRecord(kind, value);
-  const existing = await readIfExists(path);
+  const existing = await readTextIfExists(path);
   if (existing === text) return { file, status: 'unchanged' };
   await writeFileAtomic(path, text);
   // A record hand-written as .yml or .json is replaced by its canonical .yaml.

@@ -3,9 +3,9 @@
 // turn_number, then the newest timestamp, then the later line: never simply the last line.
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { isErrno, LoreError, UsageError, type Problem } from '../errors.js';
-import { git } from '../git/exec.js';
-import { replayLog, replayLogText, type LogLine, type ReplayOptions } from '../log/ndjson.js';
+import { isErrno, type Problem } from '../errors.js';
+import { readAtRef } from '../git/objects.js';
+import { replayLog, replayLogText, type ReplayOptions } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { assertValidId } from '../store/ids.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
@@ -87,23 +87,6 @@ function lineCheck(feature: string): (value: unknown) => string | undefined {
   };
 }
 
-/** The log's text as committed in `ref`; undefined when that commit has no such file. */
-async function committedText(root: string, path: string, ref: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (ref.startsWith('-') || ref.includes(':')) throw new UsageError(`"${ref}" is not a revision lore will pass to git`, 'give a branch, tag or commit, e.g. --ref HEAD or --ref origin/main');
-  const options = { cwd: root, ...(env === undefined ? {} : { env }) };
-  const rel = relative(root, path).split(sep).join('/');
-  try {
-    return await git(['show', `${ref}:./${rel}`], options);
-  } catch (error) {
-    try {
-      await git(['cat-file', '-e', `${ref}^{commit}`], options);
-    } catch {
-      throw new LoreError('GIT', `could not read turns at ${ref}: ${(error as Error).message}`, { cause: error, hint: 'is the store in a git repository, and is the revision right?' });
-    }
-    return undefined; // the commit exists but holds no log for this feature yet
-  }
-}
-
 /**
  * Reads a feature's turns from the working tree, or from a commit when `ref` is given.
  *
@@ -120,7 +103,9 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   if (ref === undefined) {
     result = await replayLog<TurnState>(path, replay);
   } else {
-    result = replayLogText<TurnState>((await committedText(store.root, path, ref, options.env)) ?? '', replay);
+    const where = { cwd: store.root, ...(options.env === undefined ? {} : { env: options.env }) };
+    const text = await readAtRef(where, ref, relative(store.root, path).split(sep).join('/'));
+    result = replayLogText<TurnState>(text?.toString('utf8') ?? '', replay);
   }
   const lines = [...result.records.values()];
   const completion = lines.find((l) => (l.value as unknown as FeatureCompletion).completed === true)?.value as unknown as FeatureCompletion | undefined;

@@ -2,12 +2,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoreError, ValidationError } from '../../errors.js';
 import { isValidId } from '../../store/ids.js';
+import { loadUsageStats, NO_USAGE, type UsageStats } from '../../knowledge/stats.js';
 import { KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
 import { readRecord, type StoreRecord } from '../../store/read.js';
 import { renderRecord } from '../../store/write.js';
 import { suggest } from '../../schema/suggest.js';
 import { defineCommand } from '../command.js';
-import { kindsFor } from './list.js';
+import { usageText } from '../_knowledge.js';
+import { isEntryKind, kindsFor } from './list.js';
 
 /** Kinds whose file could hold this id (graph entities accept any name). */
 function candidateKinds(id: string): RecordKindName[] {
@@ -54,14 +56,19 @@ export const command = defineCommand({
       const hint = suggest(id, await knownIds(store.root));
       throw new LoreError('NOT_FOUND', `no record with id ${JSON.stringify(id)}`, { hint: hint === undefined ? 'lore list shows every id' : `did you mean ${hint}?` });
     }
+    // Knowledge entries come with their usage statistics, aggregated from log/applications.ndjson.
+    const usage = found.some((r) => isEntryKind(r.kind)) ? (await loadUsageStats(store.root)).stats : new Map<string, UsageStats>();
+    const statsOf = (r: StoreRecord): UsageStats | undefined => (isEntryKind(r.kind) ? (usage.get(r.id) ?? NO_USAGE) : undefined);
     if (ctx.json) {
-      const out = found.map((r) => ({ kind: r.kind, id: r.id, file: r.file, value: r.value }));
+      const out = found.map((r) => ({ kind: r.kind, id: r.id, file: r.file, value: r.value, ...(statsOf(r) === undefined ? {} : { stats: statsOf(r) }) }));
       ctx.printJson(out.length === 1 ? out[0] : out);
       return;
     }
     for (const record of found) {
       ctx.print(ctx.style.dim(`# ${record.file}`));
       ctx.print(renderRecord(record.kind, record.value).replace(/^# yaml-language-server:.*\n/, '').trimEnd());
+      const stats = statsOf(record);
+      if (stats !== undefined) ctx.print(ctx.style.dim(`# usage: ${usageText(stats)}`));
     }
   },
 });

@@ -1,0 +1,34 @@
+import { UsageError } from '../../errors.js';
+import { loadUsageStats, NO_USAGE, recordApplication } from '../../knowledge/stats.js';
+import { defineCommand } from '../command.js';
+import { usageText } from '../_knowledge.js';
+
+export const command = defineCommand({
+  name: 'applied',
+  summary: 'record that an entry was applied to a task (and whether it helped)',
+  usage: '<id> --task T [--helpful|--not-helpful] [options]',
+  description: [
+    'Appends one event to .knowledge/log/applications.ndjson (locked, fsynced). timesApplied, timesHelpful and',
+    'lastApplied are aggregated from that log and shown by show, list, query --json and export; the entry',
+    'file itself never changes because knowledge was used.',
+  ].join('\n'),
+  options: {
+    task: { type: 'string', value: 'T', description: 'the task it was applied to (required)' },
+    helpful: { type: 'boolean', description: 'it helped' },
+    'not-helpful': { type: 'boolean', description: 'it did not help' },
+  },
+  positionals: [1, 1],
+  examples: ['lore applied rec-use-typescript-strict-mode --task TASK-42 --helpful'],
+  async run(ctx) {
+    const task = ctx.string('task');
+    if (task === undefined || task === '') throw new UsageError('lore applied needs --task T', 'usage: lore applied <id> --task T [--helpful|--not-helpful]');
+    if (ctx.flag('helpful') && ctx.flag('not-helpful')) throw new UsageError('--helpful and --not-helpful exclude each other');
+    const helpful = ctx.flag('helpful') ? true : ctx.flag('not-helpful') ? false : undefined;
+    const store = await ctx.openStore();
+    const event = await recordApplication({ store, entryId: ctx.args[0]!, taskId: task, helpful, env: ctx.env });
+    const stats = (await loadUsageStats(store.root)).stats.get(event.entryId) ?? NO_USAGE;
+    if (ctx.json) return void ctx.printJson({ event, stats });
+    const judged = helpful === undefined ? '' : helpful ? ' (helpful)' : ' (not helpful)';
+    ctx.print(`recorded: ${event.entryId} applied to ${task}${judged}; ${usageText(stats)}`);
+  },
+});

@@ -1,0 +1,59 @@
+import { checkBeforeTask, type ProhibitionMatch } from '../../knowledge/pre-task-check.js';
+import { defineCommand, type CommandContext } from '../command.js';
+import { plural } from '../format.js';
+import { integerFlag, readTaskPlan, TASK_PLAN_OPTIONS, warnSkipped } from '../_knowledge.js';
+
+function printMatches(ctx: CommandContext, label: string, matches: readonly ProhibitionMatch[]): void {
+  for (const match of matches) {
+    const { knowledge } = match;
+    ctx.print(`  ${label === 'blocker' ? ctx.style.red(label) : ctx.style.yellow(label)}  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
+    for (const reason of match.matches) ctx.print(`           ${reason.reason}`);
+  }
+}
+
+export const command = defineCommand({
+  name: 'check-plan',
+  summary: 'check a task plan against the knowledge base before the task starts',
+  usage: '[--task FILE --plan FILE] [options]',
+  description: [
+    'Matches every applicable prohibition against the plan: its patterns and globs against the paths of',
+    'fileChanges, its keywords against the approach as whole words ("env" does not match "environment";',
+    '"env*" would). A critical match blocks when pre_task_check.block_on_critical (exit 1, canProceed false);',
+    'other matches warn. Adds the most relevant recommendations (max_recommendations) and learnings',
+    '(max_learnings) and a token-budgeted summary. Without --task and --plan it reads one',
+    '{ "task": ..., "plan": ... } object from stdin. Exit 0 proceed, 1 blocked or invalid input, 2 usage.',
+  ].join('\n'),
+  options: {
+    ...TASK_PLAN_OPTIONS,
+    budget: { type: 'string', value: 'TOKENS', description: 'token budget of the summary (default 800)' },
+  },
+  positionals: [0, 0],
+  examples: ['lore check-plan --task task.json --plan plan.json', 'cat task-and-plan.json | lore check-plan --json'],
+  async run(ctx) {
+    const input = await readTaskPlan(ctx);
+    const result = await checkBeforeTask({ store: await ctx.openStore(), ...input, env: ctx.env, budget: integerFlag(ctx, 'budget', 1) });
+    warnSkipped(ctx, result.problems);
+    const { problems: _problems, ...output } = result;
+    if (ctx.json) {
+      ctx.printJson(output);
+      return result.canProceed ? 0 : 1;
+    }
+    if (!result.enabled) {
+      ctx.print(result.summary);
+      return 0;
+    }
+    const verdict = result.canProceed
+      ? ctx.style.green(`can proceed${result.warnings.length > 0 ? ` with ${plural(result.warnings.length, 'warning')}` : ''}: no critical prohibition matches the plan`)
+      : ctx.style.red(`BLOCKED: ${plural(result.blockers.length, 'critical prohibition matches', 'critical prohibitions match')} the plan`);
+    ctx.print(verdict);
+    printMatches(ctx, 'blocker', result.blockers);
+    printMatches(ctx, 'warning', result.warnings);
+    for (const [label, items] of [['recommendations', result.recommendations], ['learnings', result.learnings]] as const) {
+      if (items.length === 0) continue;
+      ctx.print(`${label} (${items.length})`);
+      for (const { knowledge } of items) ctx.print(`  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
+    }
+    ctx.print(ctx.style.dim(`checked ${plural(result.checked.prohibitions, 'applicable prohibition')} against ${plural(result.checked.files, 'file change')} and the approach`));
+    return result.canProceed ? 0 : 1;
+  },
+});

@@ -1,0 +1,3 @@
+import { toggleCommand } from '../_toggle.js';
+
+export const command = toggleCommand(true);

@@ -1,0 +1,35 @@
+import { CONFLICT_POLICIES, importKnowledge, type ImportItem } from '../../knowledge/import-entries.js';
+import { defineCommand } from '../command.js';
+import { oneOf, readInput } from '../_knowledge.js';
+
+export const command = defineCommand({
+  name: 'import',
+  summary: 'import entries from an export (JSON array or NDJSON)',
+  usage: 'FILE [--dry-run] [--on-conflict skip|overwrite|rename] [options]',
+  description: [
+    'Validates every entry first and writes nothing if any is invalid, listing every problem (exit 1).',
+    'Ids are preserved; source is set to import where missing (and createdAt, updatedAt, createdBy and',
+    'enabled take their defaults; an entry without an id gets one from its title). An id already in the',
+    'store is skipped (default), overwritten, or imported as id-2, id-3, ... (rename). Usage statistics',
+    'of new entries are restored as application events. FILE - reads stdin.',
+  ].join('\n'),
+  options: {
+    'dry-run': { type: 'boolean', description: 'validate and report what would happen; write nothing' },
+    'on-conflict': { type: 'string', value: 'P', description: 'skip (default), overwrite or rename' },
+  },
+  positionals: [1, 1],
+  examples: ['lore import knowledge.json --dry-run', 'lore import knowledge.ndjson --on-conflict rename'],
+  async run(ctx) {
+    const policy = ctx.string('on-conflict');
+    const onConflict = policy === undefined ? 'skip' : oneOf('on-conflict', policy, CONFLICT_POLICIES);
+    const input = await readInput(ctx, ctx.args[0]!);
+    const result = await importKnowledge({ store: await ctx.openStore(), text: input.text, file: input.file, onConflict, dryRun: ctx.flag('dry-run'), env: ctx.env });
+    for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
+    if (ctx.json) return void ctx.printJson(result);
+    const would = result.dryRun ? 'would be ' : '';
+    for (const item of result.items) ctx.print(`${would}${item.action} ${item.importedAs === undefined ? '' : `${item.importedAs} → `}${item.id} (${item.file})`);
+    const count = (action: ImportItem['action']): number => result.items.filter((i) => i.action === action).length;
+    const counts = (['created', 'overwritten', 'unchanged', 'renamed', 'skipped'] as const).map((a) => `${count(a)} ${a}`).join(', ');
+    ctx.print(`${result.dryRun ? 'dry run, nothing written' : 'imported'}: ${result.items.length} entries: ${counts}`);
+  },
+});

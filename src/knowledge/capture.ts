@@ -1,0 +1,160 @@
+// Learning capture and curation: a task outcome becomes a pending learning (or a learning, without
+// require_approval); a person approves it into knowledge/learnings/ or rejects it, and the
+// rejection is logged so the same learning is recognised when it is captured again.
+import { join } from 'node:path';
+import { LoreError, UsageError, ValidationError, type Problem } from '../errors.js';
+import { appendRecords, replayLog } from '../log/ndjson.js';
+import { validateAgainst } from '../schema/validate.js';
+import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import type { Store } from '../store/open.js';
+import { deleteRecord, writeRecord } from '../store/write.js';
+import type { KnowledgeEntry, LearningCapture, RejectionEvent } from '../types.js';
+import { DEFAULT_SIMILARITY, mostSimilar } from './duplicates.js';
+import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
+import type { EntryWriteOptions } from './manage.js';
+import { applyAssignments, type Assignment } from './set-fields.js';
+
+/** Absolute path of the rejection log. */
+export function rejectionsLog(root: string): string {
+  return join(knowledgeDir(root), LOGS.rejections);
+}
+
+/** The rejections on record, latest per learning id. */
+export async function loadRejections(root: string): Promise<{ rejections: RejectionEvent[]; problems: Problem[] }> {
+  const file = rejectionsLog(root);
+  const replay = await replayLog<RejectionEvent>(file, {
+    displayPath: displayPath(root, file),
+    validate: (value) => (validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection'),
+  });
+  return { rejections: [...replay.records.values()].map((line) => line.value), problems: replay.problems };
+}
+
+export type CaptureStatus = 'pending' | 'added' | 'duplicate' | 'rejected-before' | 'not-captured';
+
+export interface CaptureResult {
+  status: CaptureStatus;
+  message: string;
+  /** The entry written (pending or added). */
+  entry?: KnowledgeEntry;
+  file?: string;
+  /** The existing entry or earlier rejection this capture resembles. */
+  similarTo?: { id: string; similarity: number; reason?: string };
+  warnings: string[];
+}
+
+export interface CaptureOptions extends EntryWriteOptions {
+  capture: LearningCapture;
+  /** Capture even when it resembles an existing entry or an earlier rejection. */
+  allowDuplicate?: boolean | undefined;
+  /** Similarity from which a capture counts as a duplicate (default 0.8). */
+  threshold?: number | undefined;
+}
+
+/** Validates capture input against schemas/learning-capture.schema.json. */
+export function assertValidCapture(capture: unknown, file = '(capture)'): asserts capture is LearningCapture {
+  const issues = validateAgainst('learning-capture', capture);
+  if (issues.length > 0) throw new ValidationError('the learning capture is invalid', issues.map((i) => ({ severity: 'error', file, pointer: i.pointer, message: i.message })));
+}
+
+/** Whether config lets this outcome be captured, and why not when it does not. */
+function captureRefusal(store: Store, capture: LearningCapture): string | undefined {
+  const success = capture.outcome === 'success';
+  if (success && !store.config.capture.auto_capture_success) return 'capture.auto_capture_success is false: learnings from successful tasks are not captured';
+  if (!success && !store.config.capture.auto_capture_failure) return `capture.auto_capture_failure is false: learnings from ${capture.outcome === 'partial' ? 'partially ' : ''}failed tasks are not captured`;
+  return undefined;
+}
+
+/** The learning a capture proposes. */
+function learningFrom(capture: LearningCapture, id: string, createdBy: string, at: string): KnowledgeEntry {
+  const { taskId, projectId, outcome, description, whatWorked, whatFailed, rootCause } = capture;
+  return {
+    id, type: 'learning', title: capture.suggestedTitle, description: capture.suggestedDescription, scope: 'global',
+    keywords: capture.suggestedKeywords ?? [], priority: capture.suggestedPriority ?? 'medium',
+    source: capture.source ?? (outcome === 'success' ? 'task_success' : 'task_failure'), sourceRef: taskId,
+    createdAt: at, updatedAt: at, createdBy, enabled: true,
+    capture: { taskId, projectId, outcome, description, ...(whatWorked === undefined ? {} : { whatWorked }), ...(whatFailed === undefined ? {} : { whatFailed }), ...(rootCause === undefined ? {} : { rootCause }) },
+  };
+}
+
+/**
+ * Captures a learning from a task outcome: pending with capture.require_approval, a learning
+ * otherwise. Refuses (status duplicate / rejected-before) one that resembles an existing entry
+ * or an earlier rejection, unless allowDuplicate.
+ *
+ * @example
+ * await captureLearning({ store, capture: { taskId: 'T-9', projectId: 'shop', outcome: 'failure', description: '...', suggestedTitle: 'Retry with backoff', suggestedDescription: '...' } });
+ * // → { status: 'pending', entry: { id: 'learn-retry-with-backoff', ... }, file: '.knowledge/knowledge/pending/learn-retry-with-backoff.yaml' }
+ */
+export async function captureLearning(options: CaptureOptions): Promise<CaptureResult> {
+  const { store, capture } = options;
+  assertValidCapture(capture);
+  const refusal = captureRefusal(store, capture);
+  if (refusal !== undefined) return { status: 'not-captured', message: refusal, warnings: [] };
+  const threshold = options.threshold ?? DEFAULT_SIMILARITY;
+  if (options.allowDuplicate !== true) {
+    const existing = mostSimilar(capture.suggestedTitle, capture.suggestedDescription, (await loadEntries(store)).records.map((r) => r.value), threshold);
+    if (existing !== undefined) {
+      return { status: 'duplicate', similarTo: { id: existing.match.id, similarity: existing.similarity }, message: `not captured: it resembles ${existing.match.id} (similarity ${existing.similarity})`, warnings: [] };
+    }
+    const rejected = mostSimilar(capture.suggestedTitle, capture.suggestedDescription, (await loadRejections(store.root)).rejections, threshold);
+    if (rejected !== undefined) {
+      const { match } = rejected;
+      return { status: 'rejected-before', similarTo: { id: match.id, similarity: rejected.similarity, reason: match.reason }, message: `not captured: it resembles ${match.id}, rejected by ${match.rejectedBy} on ${match.timestamp.slice(0, 10)}: ${match.reason}`, warnings: [] };
+    }
+  }
+  const actor = await resolveActor(store.root, options);
+  const entry = learningFrom(capture, await newEntryId(store.root, 'learning', capture.suggestedTitle), actor.name, timestamp(options.now));
+  const kind = store.config.capture.require_approval ? 'pending' : 'learning';
+  const written = await writeRecord(store.root, kind, entry);
+  const message = kind === 'pending' ? `captured ${entry.id}: waiting for review (lore approve ${entry.id} / lore reject ${entry.id} --reason ...)` : `captured ${entry.id} as a learning (capture.require_approval is false)`;
+  return { status: kind === 'pending' ? 'pending' : 'added', message, entry, file: written.file, warnings: actor.warning === undefined ? [] : [actor.warning] };
+}
+
+/** The learnings waiting for review, oldest first. */
+export async function listPending(store: Store): Promise<{ records: EntryRecord[]; problems: Problem[] }> {
+  const { records, problems } = await loadEntries(store, ['pending']);
+  records.sort((a, b) => a.value.createdAt.localeCompare(b.value.createdAt) || a.id.localeCompare(b.id));
+  return { records, problems };
+}
+
+/**
+ * Approves a pending learning: optional `--set` edits, approvedBy/approvedAt and updatedAt set,
+ * moved to knowledge/learnings/ under the same id.
+ *
+ * @example
+ * await approveLearning({ store, id: 'learn-retry-with-backoff', set: [{ field: 'priority', value: 'high' }] });
+ */
+export async function approveLearning(options: EntryWriteOptions & { id: string; set?: readonly Assignment[] }): Promise<{ entry: KnowledgeEntry; file: string; removed: string }> {
+  const { store } = options;
+  const record = await findEntry(store, options.id, ['pending']);
+  if ((await kindsHolding(store.root, record.id)).includes('learning')) {
+    throw new LoreError('CONFLICT', `cannot approve ${record.id}: a learning with this id already exists`, { hint: `compare them; remove one with lore rm, or reject the pending one` });
+  }
+  const actor = await resolveActor(store.root, options);
+  const at = timestamp(options.now);
+  const entry = { ...applyAssignments(record.value, options.set ?? []), updatedAt: at, approvedBy: actor.name, approvedAt: at };
+  // Written before the pending file goes: a crash in between leaves a duplicate id that
+  // lore validate reports, never a lost learning.
+  const written = await writeRecord(store.root, 'learning', entry);
+  await deleteRecord(store.root, 'pending', record.id);
+  return { entry, file: written.file, removed: record.file };
+}
+
+/**
+ * Rejects a pending learning: the rejection (id, title, description, reason, who, when) is
+ * appended to log/rejections.ndjson, then the pending file is deleted.
+ *
+ * @example
+ * await rejectLearning({ store, id: 'learn-retry-with-backoff', reason: 'already covered by rec-use-retries' });
+ */
+export async function rejectLearning(options: EntryWriteOptions & { id: string; reason: string }): Promise<{ rejection: RejectionEvent; removed: string }> {
+  const { store } = options;
+  if (options.reason.trim() === '') throw new UsageError('a rejection needs a reason', 'lore reject <id> --reason "why"');
+  const record = await findEntry(store, options.id, ['pending']);
+  const actor = await resolveActor(store.root, options);
+  const { id, title, description, capture } = record.value;
+  const rejection: RejectionEvent = { id, title, description, reason: options.reason.trim(), rejectedBy: actor.name, ...(capture === undefined ? {} : { taskId: capture.taskId }), timestamp: timestamp(options.now) };
+  await appendRecords(rejectionsLog(store.root), [rejection]);
+  await deleteRecord(store.root, 'pending', record.id);
+  return { rejection, removed: record.file };
+}

@@ -1,0 +1,113 @@
+// Knowledge entries as the rest of src/knowledge/ sees them: loaded through the record cache,
+// found by id across the entry folders, and given readable, stable ids.
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LoreError, ValidationError, isErrno, type Problem } from '../errors.js';
+import { gitUser } from '../git/exec.js';
+import { readRecordsCached } from '../indexer/record-cache.js';
+import { suggest } from '../schema/suggest.js';
+import { isValidId, slugify } from '../store/ids.js';
+import { ENTRY_KINDS, KINDS, knowledgeDir, type EntryKindName } from '../store/layout.js';
+import type { Store } from '../store/open.js';
+import { RECORD_EXTENSIONS, readRecord, type StoreRecord } from '../store/read.js';
+import type { KnowledgeEntry, KnowledgeType } from '../types.js';
+
+export type EntryRecord = StoreRecord<KnowledgeEntry> & { kind: EntryKindName };
+
+/** The id prefix of each entry type: rec-, pro-, learn-. */
+export const ID_PREFIX: Readonly<Record<KnowledgeType, string>> = { recommendation: 'rec-', prohibition: 'pro-', learning: 'learn-' };
+
+/** Entries of the applied kinds (recommendations, prohibitions, learnings): pending ones wait for review. */
+export const APPLIED_KINDS = ['recommendation', 'prohibition', 'learning'] as const;
+
+export interface LoadedEntries {
+  records: EntryRecord[];
+  /** Problems in entry files; invalid files are left out. */
+  problems: Problem[];
+}
+
+/** Loads entries through the record cache (all four entry kinds unless told otherwise). */
+export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS): Promise<LoadedEntries> {
+  const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits });
+  return { records: result.records as EntryRecord[], problems: result.problems };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
+    throw error;
+  }
+}
+
+/** The entry kinds holding a file for this id (normally none or one). */
+export async function kindsHolding(root: string, id: string): Promise<EntryKindName[]> {
+  if (!isValidId(id)) return [];
+  const found: EntryKindName[] = [];
+  for (const kind of ENTRY_KINDS) {
+    for (const ext of RECORD_EXTENSIONS) {
+      if (await exists(join(knowledgeDir(root), KINDS[kind].dir, id + ext))) {
+        found.push(kind);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Finds one entry by id in any entry folder; throws NOT_FOUND (with a "did you mean") when no
+ * file holds it, and a ValidationError when its file is invalid.
+ *
+ * @example
+ * const { kind, value } = await findEntry(store, 'pro-never-commit-env-files');
+ */
+export async function findEntry(store: Store, id: string, kinds: readonly EntryKindName[] = ENTRY_KINDS): Promise<EntryRecord> {
+  for (const kind of isValidId(id) ? kinds : []) {
+    const result = await readRecord<KnowledgeEntry>(store.root, kind, id, store.config.limits);
+    if (result === undefined) continue;
+    if (result.record === undefined) throw new ValidationError(`the entry ${id} is invalid`, result.problems, { hint: 'fix it, then run "lore validate"' });
+    return result.record as EntryRecord;
+  }
+  const known = (await loadEntries(store, kinds)).records.map((r) => r.id);
+  const hint = suggest(id, known);
+  const where = kinds.length === 1 ? ` among ${KINDS[kinds[0]!].label}` : '';
+  throw new LoreError('NOT_FOUND', `no knowledge entry with id ${JSON.stringify(id)}${where}`, { hint: hint === undefined ? 'lore list entries shows every id' : `did you mean ${hint}?` });
+}
+
+/**
+ * A readable id for a new entry: the type's prefix and the slug of the title, with -2, -3, ...
+ * when that id is taken by a file or by `taken`.
+ *
+ * @example
+ * await newEntryId(root, 'prohibition', 'Never commit .env files'); // → 'pro-never-commit-env-files'
+ */
+export async function newEntryId(root: string, type: KnowledgeType, title: string, taken: ReadonlySet<string> = new Set()): Promise<string> {
+  const base = `${ID_PREFIX[type]}${slugify(title) || 'entry'}`;
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(id) && (await kindsHolding(root, id)).length === 0) return id;
+  }
+}
+
+export interface Actor {
+  /** "Name <email>" from git config, the given override, or "unknown". */
+  name: string;
+  /** Set when git has no identity and "unknown" was used. */
+  warning?: string;
+}
+
+/** Who is acting: an explicit name, else git's user.name/user.email, else "unknown" with a warning. */
+export async function resolveActor(root: string, options: { actor?: string | undefined; env?: NodeJS.ProcessEnv | undefined }): Promise<Actor> {
+  if (options.actor !== undefined && options.actor !== '') return { name: options.actor };
+  const user = await gitUser(root, options.env);
+  if (user !== undefined) return { name: user };
+  return { name: 'unknown', warning: 'git has no user.name or user.email here, so "unknown" was recorded; set them with git config' };
+}
+
+/** An ISO 8601 timestamp with milliseconds, as lore writes them. */
+export function timestamp(now: Date = new Date()): string {
+  return now.toISOString();
+}

@@ -1,0 +1,64 @@
+// The knowledge index: entries with their statistics, a fixed-shape record per entry and BM25
+// postings. Built once per set of entries; the CLI builds one per call, the daemon keeps one.
+import type { Problem } from '../errors.js';
+import type { Store } from '../store/open.js';
+import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
+import { applicabilityOf, priorityRank, type Applicability } from './applicable.js';
+import { buildBm25, type Bm25Index } from './bm25.js';
+import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
+
+/** Multiplier by priority. */
+export const PRIORITY_WEIGHT: Readonly<Record<Priority, number>> = { low: 1, medium: 1.2, high: 1.4, critical: 1.6 };
+
+/** What ranking reads of each entry, in one fixed shape (see Applicability for why). */
+export interface EntryMeta {
+  id: string;
+  type: KnowledgeType;
+  rank: number;
+  /** Priority weight × helpfulness: the multiplier of the entry's relevance. */
+  weight: number;
+  /** Whether the entry has patterns or globs. */
+  paths: boolean;
+  applicability: Applicability;
+}
+
+/** Entries with their statistics and a BM25 index over them: build once, query many times. */
+export interface KnowledgeIndex {
+  entries: EntryWithStats[];
+  meta: EntryMeta[];
+  bm25: Bm25Index;
+  matching: MatchingConfig;
+}
+
+/**
+ * Builds the index of a set of entries (applied kinds only; pending entries never rank).
+ *
+ * @example
+ * const index = buildKnowledgeIndex(entries, store.config.matching);
+ * await queryKnowledge(index, { taskDescription: 'add retries' }, { root: store.root });
+ */
+export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching: MatchingConfig): KnowledgeIndex {
+  const meta = entries.map((entry): EntryMeta => ({
+    id: entry.id,
+    type: entry.type,
+    rank: priorityRank(entry.priority),
+    weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
+    paths: entry.patterns !== undefined || entry.globs !== undefined,
+    applicability: applicabilityOf(entry),
+  }));
+  return { entries: [...entries], meta, bm25: buildBm25(entries, matching.keyword_boost), matching };
+}
+
+/** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */
+export function helpfulness(entry: EntryWithStats): number {
+  return 0.75 + (0.5 * (entry.timesHelpful + 1)) / (entry.timesApplied + 2);
+}
+
+/** Loads the store's applied entries with their statistics and indexes them. */
+export async function loadKnowledgeIndex(store: Store): Promise<{ index: KnowledgeIndex; problems: Problem[] }> {
+  const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
+  const entries = loaded.records.map((record) => withStats(record.value, usage.stats));
+  return { index: buildKnowledgeIndex(entries, store.config.matching), problems: [...loaded.problems, ...usage.problems] };
+}
+

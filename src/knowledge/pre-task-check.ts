@@ -1,0 +1,127 @@
+// checkBeforeTask: a plan against the knowledge base. Prohibitions that match the plan's file
+// paths or approach text block (critical, when block_on_critical) or warn; recommendations and
+// learnings are the most relevant ones, capped by config.
+import type { Problem } from '../errors.js';
+import type { Store } from '../store/open.js';
+import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
+import { normalisePath } from '../match/glob.js';
+import { applies, priorityRank } from './applicable.js';
+import { matchPlan, textWords, type MatchReason } from './plan-match.js';
+import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
+import { queryKnowledge, type RankedEntry } from './query.js';
+import type { SemanticStatus } from './semantic.js';
+import type { EntryWithStats } from './stats.js';
+import { buildSummary } from './summary.js';
+
+/** A prohibition the plan matched, with the reasons. */
+export interface ProhibitionMatch {
+  knowledge: EntryWithStats;
+  /** The first reason, in words ("File config/.env matches prohibited glob **\/.env"). */
+  matchReason: string;
+  /** Every reason: each path and the pattern or glob it matched, each keyword. */
+  matches: MatchReason[];
+}
+
+export interface ScoredKnowledge {
+  knowledge: RankedEntry;
+  score: number;
+}
+
+export interface KnowledgeCheckResult {
+  /** false when pre_task_check.enabled is false: the check passed without looking. */
+  enabled: boolean;
+  canProceed: boolean;
+  blockers: ProhibitionMatch[];
+  warnings: ProhibitionMatch[];
+  recommendations: ScoredKnowledge[];
+  learnings: ScoredKnowledge[];
+  summary: string;
+  semantic?: SemanticStatus;
+  /** What the check looked at. */
+  checked: { prohibitions: number; files: number };
+}
+
+export interface CheckOptions {
+  task: TaskContext;
+  plan: DevelopmentPlan;
+  /** Default: the store's project. */
+  projectId?: string | undefined;
+  now?: Date | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  budget?: number | undefined;
+}
+
+/** The result when pre_task_check.enabled is false: a pass that says so. */
+function disabledResult(): KnowledgeCheckResult {
+  const summary = 'The pre-task check is disabled (pre_task_check.enabled is false in .knowledge/config.yaml).';
+  return { enabled: false, canProceed: true, blockers: [], warnings: [], recommendations: [], learnings: [], summary, checked: { prohibitions: 0, files: 0 } };
+}
+
+/** The check on an already built index (the daemon and benchmarks keep one). */
+export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskCheckConfig, options: CheckOptions & { root: string }): Promise<KnowledgeCheckResult> {
+  const { task, plan } = options;
+  if (!config.enabled) return disabledResult();
+  const context = { projectId: task.projectId ?? options.projectId, agentType: task.agentType, now: options.now ?? new Date() };
+  // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
+  const approach = textWords(plan.approach);
+  const paths = plan.fileChanges.map((change) => normalisePath(change.path));
+  const blockers: ProhibitionMatch[] = [];
+  const warnings: ProhibitionMatch[] = [];
+  let prohibitions = 0;
+  const time = context.now.getTime();
+  for (const [doc, meta] of index.meta.entries()) {
+    if (meta.type !== 'prohibition' || !applies(meta.applicability, context, time)) continue;
+    const entry = index.entries[doc]!;
+    prohibitions++;
+    const matches = matchPlan(entry, plan, approach, paths);
+    if (matches.length === 0) continue;
+    const match = { knowledge: entry, matchReason: matches[0]!.reason, matches };
+    (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);
+  }
+  const byPriority = (a: ProhibitionMatch, b: ProhibitionMatch): number => priorityRank(b.knowledge.priority) - priorityRank(a.knowledge.priority) || (a.knowledge.id < b.knowledge.id ? -1 : 1);
+  blockers.sort(byPriority);
+  warnings.sort(byPriority);
+  const related = await queryKnowledge(index, {
+    taskDescription: `${task.description}\n${plan.approach}`,
+    taskType: task.type,
+    projectId: context.projectId,
+    agentType: task.agentType,
+    filePaths: plan.fileChanges.map((change) => change.path),
+    technologies: plan.technologies,
+    types: ['recommendation', 'learning'],
+  }, { root: options.root, now: context.now, env: options.env });
+  const scored = (entries: RankedEntry[], cap: number): ScoredKnowledge[] => entries.slice(0, cap).map((knowledge) => ({ knowledge, score: knowledge.score }));
+  const recommendations = scored(related.recommendations, config.max_recommendations);
+  const learnings = scored(related.learnings, config.max_learnings);
+  // Matched prohibitions come before anything merely relevant in the summary.
+  const matched = [...blockers, ...warnings].map((m) => ({ entry: m.knowledge as KnowledgeEntry, score: 1e9 + priorityRank(m.knowledge.priority) }));
+  const summaryItems = [...matched, ...[...recommendations, ...learnings].map((s) => ({ entry: s.knowledge, score: s.score }))];
+  return {
+    enabled: true,
+    canProceed: blockers.length === 0,
+    blockers,
+    warnings,
+    recommendations,
+    learnings,
+    summary: buildSummary(summaryItems, options.budget),
+    semantic: related.semantic,
+    checked: { prohibitions, files: plan.fileChanges.length },
+  };
+}
+
+/**
+ * Checks a plan before a task starts: blockers (critical prohibitions matched by path or keyword,
+ * when block_on_critical), warnings (other matches), capped recommendations and learnings, a
+ * summary, and canProceed.
+ *
+ * @example
+ * const result = await checkBeforeTask({ store, task: { description: 'add config' }, plan: { approach: 'write a .env file', fileChanges: [{ path: '.env' }] } });
+ * result.canProceed; // false when a critical prohibition such as pro-never-commit-env-files matched
+ */
+export async function checkBeforeTask(options: CheckOptions & { store: Store }): Promise<KnowledgeCheckResult & { problems: Problem[] }> {
+  const { store } = options;
+  if (!store.config.pre_task_check.enabled) return { ...disabledResult(), problems: [] };
+  const { index, problems } = await loadKnowledgeIndex(store);
+  const result = await checkPlanWithIndex(index, store.config.pre_task_check, { ...options, root: store.root, projectId: options.projectId ?? store.config.project });
+  return { ...result, problems };
+}

@@ -1,0 +1,167 @@
+// getRelevantKnowledge: the applicable entries ranked for a task. The README's "Ranking" section
+// documents the formula implemented here; keep the two in step.
+import type { Problem } from '../errors.js';
+import { normalisePath } from '../match/glob.js';
+import type { Store } from '../store/open.js';
+import type { KnowledgeType, Priority } from '../types.js';
+import { terms } from './_text.js';
+import { applies, priorityRank } from './applicable.js';
+import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
+import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
+import { pathMatches } from './plan-match.js';
+import { semanticScores, type SemanticStatus } from './semantic.js';
+import type { EntryWithStats } from './stats.js';
+import { buildSummary, DEFAULT_BUDGET } from './summary.js';
+
+/** Weight of "a file of the task matches the entry's patterns or globs". */
+export const FILE_WEIGHT = 3;
+/** Weight of each technology of the task found in the entry. */
+export const TECH_WEIGHT = 1;
+/** Share of the semantic score in relevance when semantic matching is used. */
+export const SEMANTIC_SHARE = 0.5;
+export const DEFAULT_MAX_RESULTS = 10;
+
+export interface KnowledgeQuery {
+  taskDescription: string;
+  taskType?: string | undefined;
+  /** Default: the store's project (config.yaml). */
+  projectId?: string | undefined;
+  agentType?: string | undefined;
+  filePaths?: readonly string[] | undefined;
+  technologies?: readonly string[] | undefined;
+  types?: readonly KnowledgeType[] | undefined;
+  /** At most this many entries of each type (default 10). */
+  maxResults?: number | undefined;
+  minPriority?: Priority | undefined;
+  /** Token budget of the summary (default 800). */
+  budget?: number | undefined;
+}
+
+/** An entry selected for a task, with its statistics, score and why it was selected. */
+export type RankedEntry = EntryWithStats & { score: number; reasons: string[] };
+
+export interface KnowledgeResult {
+  recommendations: RankedEntry[];
+  prohibitions: RankedEntry[];
+  learnings: RankedEntry[];
+  summary: string;
+  criticalWarnings: string[];
+  semantic: SemanticStatus;
+  /** How many entries applied (enabled, valid, in scope, of the wanted types and priority). */
+  considered: number;
+}
+
+/** What a query found about one applicable entry, before it is ranked. */
+interface Signals {
+  /** Terms of the query (stemmed). */
+  queryTerms: string[];
+  bm25: Float64Array;
+  /** For each technology, the documents holding all its words. */
+  techs: Array<{ tech: string; docs: Set<number> }>;
+}
+
+function querySignals(index: KnowledgeIndex, query: KnowledgeQuery): Signals {
+  const queryTerms = terms(`${query.taskDescription} ${query.taskType ?? ''}`);
+  const techs = (query.technologies ?? []).map((tech) => ({ tech, words: terms(tech) })).filter((t) => t.words.length > 0);
+  return { queryTerms, bm25: scoreBm25(index.bm25, queryTerms), techs: techs.map((t) => ({ tech: t.tech, docs: documentsWithAll(index.bm25, t.words) })) };
+}
+
+/** The lexical score of one entry: BM25 + FILE_WEIGHT for a file match + TECH_WEIGHT per technology. */
+function lexicalScore(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[]): number {
+  const file = filePaths.length > 0 && index.meta[doc]!.paths && pathMatches(index.entries[doc]!, filePaths).length > 0;
+  let techs = 0;
+  for (const tech of signals.techs) if (tech.docs.has(doc)) techs++;
+  return signals.bm25[doc]! + (file ? FILE_WEIGHT : 0) + TECH_WEIGHT * techs;
+}
+
+/** Why an entry was selected, in words (computed for selected entries only). */
+function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[], similarity: number): string[] {
+  const entry = index.entries[doc]!;
+  const reasons: string[] = [];
+  const hits = [...new Set(signals.queryTerms)].filter((term) => hasTerm(index.bm25, term, doc));
+  if (hits.length > 0) reasons.push(`words: ${hits.join(', ')}`);
+  const file = pathMatches(entry, filePaths)[0];
+  if (file !== undefined) reasons.push(`file ${file.path} matches ${file.kind} ${file.pattern}`);
+  const techs = signals.techs.filter((t) => t.docs.has(doc)).map((t) => t.tech);
+  if (techs.length > 0) reasons.push(`technology: ${techs.join(', ')}`);
+  if (similarity > 0) reasons.push(`semantic similarity ${round(similarity)}`);
+  return reasons;
+}
+
+const round = (n: number): number => Math.round(n * 1e4) / 1e4;
+
+/**
+ * The best `max` of each type (positions into `applicable`), by score then id: a bounded
+ * insertion per type over a typed array instead of sorting thousands of scored objects.
+ */
+function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores: Float64Array, max: number): Record<KnowledgeType, number[]> {
+  const top: Record<KnowledgeType, number[]> = { recommendation: [], prohibition: [], learning: [] };
+  const before = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && index.meta[applicable[a]!]!.id < index.meta[applicable[b]!]!.id);
+  for (let k = 0; k < scores.length; k++) {
+    if (scores[k]! <= 0) continue;
+    const list = top[index.meta[applicable[k]!]!.type];
+    if (list.length >= max && !before(k, list[list.length - 1]!)) continue;
+    let at = list.length;
+    while (at > 0 && before(k, list[at - 1]!)) at--;
+    list.splice(at, 0, k);
+    if (list.length > max) list.pop();
+  }
+  return top;
+}
+
+/** Ranks the applicable entries of an index for a query (see the README's "Ranking"). */
+export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuery, options: { root: string; now?: Date | undefined; projectId?: string | undefined; env?: NodeJS.ProcessEnv | undefined }): Promise<KnowledgeResult> {
+  const context = { projectId: query.projectId ?? options.projectId, agentType: query.agentType, now: options.now ?? new Date() };
+  const time = context.now.getTime();
+  const minRank = query.minPriority === undefined ? 0 : priorityRank(query.minPriority);
+  const types = query.types === undefined || query.types.length === 0 ? undefined : query.types;
+  const applicable: number[] = [];
+  index.meta.forEach((meta, doc) => {
+    if (meta.rank >= minRank && (types === undefined || types.includes(meta.type)) && applies(meta.applicability, context, time)) applicable.push(doc);
+  });
+  const filePaths = (query.filePaths ?? []).map(normalisePath);
+  const signals = querySignals(index, query);
+  const lexical = new Float64Array(applicable.length);
+  let maxLexical = 0;
+  applicable.forEach((doc, k) => {
+    lexical[k] = lexicalScore(index, signals, doc, filePaths);
+    if (lexical[k]! > maxLexical) maxLexical = lexical[k]!;
+  });
+  const semantic = await semanticScores({ root: options.root, matching: index.matching, entries: applicable.map((i) => index.entries[i]!), query: query.taskDescription, env: options.env });
+  // Scores stay plain numbers until the winners are known; only they become result objects.
+  const scores = new Float64Array(applicable.length);
+  applicable.forEach((doc, k) => {
+    const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
+    const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * semantic.scores[k]!;
+    scores[k] = relevance * index.meta[doc]!.weight;
+  });
+  const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
+  const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
+    ...index.entries[applicable[k]!]!,
+    score: round(scores[k]!),
+    reasons: reasonsFor(index, signals, applicable[k]!, filePaths, semantic.scores?.[k] ?? 0),
+  }));
+  const result = { recommendations: pick('recommendation'), prohibitions: pick('prohibition'), learnings: pick('learning') };
+  const selected = [...result.prohibitions, ...result.recommendations, ...result.learnings];
+  return {
+    ...result,
+    summary: buildSummary(selected.map((entry) => ({ entry, score: entry.score })), query.budget ?? DEFAULT_BUDGET),
+    criticalWarnings: result.prohibitions.filter((e) => e.priority === 'critical').map((e) => `${e.title}: ${e.description}`),
+    semantic: semantic.status,
+    considered: applicable.length,
+  };
+}
+
+/**
+ * The knowledge relevant to a task: applicable entries ranked by BM25, file and technology
+ * matches, optional semantic similarity, priority and helpfulness, with a token-budgeted summary.
+ *
+ * @example
+ * const result = await getRelevantKnowledge({ store, query: { taskDescription: 'add retries to the API client', technologies: ['typescript'] } });
+ * result.summary; // '- LEARNED [medium] Rate limiting needs exponential backoff: ...'
+ */
+export async function getRelevantKnowledge(options: { store: Store; query: KnowledgeQuery; now?: Date | undefined; env?: NodeJS.ProcessEnv | undefined }): Promise<KnowledgeResult & { problems: Problem[] }> {
+  const { index, problems } = await loadKnowledgeIndex(options.store);
+  const result = await queryKnowledge(index, options.query, { root: options.store.root, now: options.now, projectId: options.store.config.project, env: options.env });
+  return { ...result, problems };
+}

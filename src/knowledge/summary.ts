@@ -1,0 +1,57 @@
+// The token-efficient summary of selected knowledge: one line per entry, most important first,
+// within a token budget — except that a critical prohibition is never cut.
+import type { KnowledgeEntry, KnowledgeType } from '../types.js';
+import { estimateTokens } from '../tokens.js';
+
+
+/** The default summary budget, in (approximate) tokens. */
+export const DEFAULT_BUDGET = 800;
+
+/**
+ * Approximate token count: one token per four characters, rounded up — the usual rule of thumb
+ * for English text with GPT-style tokenizers. Cheap and deterministic, which matters more here
+ * than matching one model's tokenizer exactly.
+ */
+const VERB: Record<KnowledgeType, string> = { prohibition: 'AVOID', recommendation: 'DO', learning: 'LEARNED' };
+
+const isCritical = (entry: KnowledgeEntry): boolean => entry.type === 'prohibition' && entry.priority === 'critical';
+
+function fullLine(entry: KnowledgeEntry): string {
+  return `- ${VERB[entry.type]} [${entry.priority}] ${entry.title}: ${entry.description}`;
+}
+
+function shortLine(entry: KnowledgeEntry): string {
+  return `- ${VERB[entry.type]} [${entry.priority}] ${entry.title}`;
+}
+
+const omittedNote = (count: number): string => `(+${count} more left out for the token budget; lore query --json lists them)`;
+
+export interface SummaryItem {
+  entry: KnowledgeEntry;
+  score: number;
+}
+
+/**
+ * One line per entry: critical prohibitions first (always, in full), then the rest by score
+ * (ties by id). An entry that does not fit in full gets its title only; when even that does not
+ * fit, it and everything after it are left out and a last line says how many.
+ *
+ * @example
+ * buildSummary([{ entry, score: 1 }], 800); // → '- AVOID [critical] Never commit .env files: ...'
+ */
+export function buildSummary(items: readonly SummaryItem[], budget: number = DEFAULT_BUDGET): string {
+  if (items.length === 0) return 'No relevant knowledge for this task.';
+  const ordered = [...items].sort((a, b) => Number(isCritical(b.entry)) - Number(isCritical(a.entry)) || b.score - a.score || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0));
+  const reserve = estimateTokens(`\n${omittedNote(items.length)}`);
+  const lines: string[] = [];
+  const fits = (line: string): boolean => estimateTokens([...lines, line].join('\n')) <= budget - reserve;
+  let index = 0;
+  for (; index < ordered.length; index++) {
+    const entry = ordered[index]!.entry;
+    if (isCritical(entry) || fits(fullLine(entry))) lines.push(fullLine(entry));
+    else if (fits(shortLine(entry))) lines.push(shortLine(entry));
+    else break;
+  }
+  if (index < ordered.length) lines.push(omittedNote(ordered.length - index));
+  return lines.join('\n');
+}

@@ -1,0 +1,170 @@
+// Learning capture and curation: capture rules, approve, reject and the rejection log, and
+// duplicate detection at capture and on demand.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { approveLearning, captureLearning } from '../src/knowledge/capture.js';
+import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
+import type { LearningCapture } from '../src/types.js';
+import { lore, loreJson } from './helpers/cli.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const CAPTURE: LearningCapture = {
+  taskId: 'TASK-42', projectId: 'shop', outcome: 'failure', description: 'Retries hammered the payment API during an outage.',
+  rootCause: 'A fixed one-second delay', suggestedTitle: 'Retry with exponential backoff', suggestedDescription: 'Use exponential backoff with jitter when an API answers 429.',
+};
+const CAPTURE_FLAGS = ['capture', '--task-id', 'TASK-42', '--outcome', 'failure', '--description', CAPTURE.description, '--root-cause', CAPTURE.rootCause!, '--title', CAPTURE.suggestedTitle, '--suggested-description', CAPTURE.suggestedDescription, '--keyword', 'retry', '--priority', 'high'];
+
+describe('capturing a learning', () => {
+  const sources: Array<[string, Partial<LearningCapture>, string]> = [
+    ['a successful task gives source task_success', { outcome: 'success' }, 'task_success'],
+    ['a failed task gives source task_failure', { outcome: 'failure' }, 'task_failure'],
+    ['a partial task gives source task_failure', { outcome: 'partial' }, 'task_failure'],
+    ['review feedback keeps source code_review', { outcome: 'success', source: 'code_review' }, 'code_review'],
+  ];
+  for (const [name, fields, source] of sources) {
+    it(name, async (t) => {
+      const { store } = await knowledgeStore(t, []);
+      const result = await captureLearning({ store, capture: { ...CAPTURE, ...fields }, actor: 'Agent <agent@example.com>' });
+      assert.deepEqual([result.status, result.entry?.source, result.file], ['pending', source, '.knowledge/knowledge/pending/learn-retry-with-exponential-backoff.yaml']);
+    });
+  }
+
+  const refusals: Array<[string, string, LearningCapture['outcome'], string]> = [
+    ['auto_capture_success: false', 'capture:\n  auto_capture_success: false\n', 'success', 'capture.auto_capture_success is false: learnings from successful tasks are not captured'],
+    ['auto_capture_failure: false, failure', 'capture:\n  auto_capture_failure: false\n', 'failure', 'capture.auto_capture_failure is false: learnings from failed tasks are not captured'],
+    ['auto_capture_failure: false, partial', 'capture:\n  auto_capture_failure: false\n', 'partial', 'capture.auto_capture_failure is false: learnings from partially failed tasks are not captured'],
+  ];
+  for (const [name, config, outcome, message] of refusals) {
+    it(`captures nothing with ${name}`, async (t) => {
+      const { root, store } = await knowledgeStore(t, [], { config });
+      assert.deepEqual(await captureLearning({ store, capture: { ...CAPTURE, outcome } }), { status: 'not-captured', message, warnings: [] });
+      assert.equal(existsSync(join(root, '.knowledge/knowledge/pending')), false);
+    });
+  }
+
+  it('writes a pending learning with the capture context, from the CLI', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    const result = await lore(CAPTURE_FLAGS, { cwd: root });
+    assert.deepEqual([result.code, result.stdout], [0, 'captured learn-retry-with-exponential-backoff: waiting for review (lore approve learn-retry-with-exponential-backoff / lore reject learn-retry-with-exponential-backoff --reason ...)\n']);
+    assert.equal(readFileSync(join(root, '.knowledge/knowledge/pending/learn-retry-with-exponential-backoff.yaml'), 'utf8').replace(ISO, 'T'), [
+      '# yaml-language-server: $schema=../../schemas/knowledge-entry.schema.json',
+      'id: learn-retry-with-exponential-backoff',
+      'type: learning',
+      'title: Retry with exponential backoff',
+      'description: Use exponential backoff with jitter when an API answers 429.',
+      'scope: global',
+      'keywords:',
+      '  - retry',
+      'priority: high',
+      'source: task_failure',
+      'sourceRef: TASK-42',
+      'createdAt: "T"',
+      'updatedAt: "T"',
+      'createdBy: unknown',
+      'enabled: true',
+      'capture:',
+      '  taskId: TASK-42',
+      '  projectId: shop',
+      '  outcome: failure',
+      '  description: Retries hammered the payment API during an outage.',
+      '  rootCause: A fixed one-second delay',
+      '',
+    ].join('\n'));
+    const pending = await lore(['pending'], { cwd: root });
+    assert.match(pending.stdout, /^learn-retry-with-exponential-backoff {2}failure TASK-42 {2}\d{4}-\d\d-\d\d {2}Retry with exponential backoff\n$/);
+  });
+
+  it('becomes a learning at once without require_approval', async (t) => {
+    const { root } = await knowledgeStore(t, [], { config: 'capture:\n  require_approval: false\n' });
+    const result = await loreJson<{ status: string; file: string }>(['capture', '--from-file', '-'], { cwd: root, input: JSON.stringify(CAPTURE) });
+    assert.deepEqual([result.code, result.json.status, result.json.file], [0, 'added', '.knowledge/knowledge/learnings/learn-retry-with-exponential-backoff.yaml']);
+  });
+
+  it('refuses incomplete or invalid input', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    assert.deepEqual(await lore(['capture', '--task-id', 'T1', '--outcome', 'failure'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: lore capture needs --description, --title, --suggested-description (or --from-file)\nhint: see lore capture --help\n' });
+    const bad = await lore([...CAPTURE_FLAGS.slice(0, 3), '--outcome', 'meh', ...CAPTURE_FLAGS.slice(5)], { cwd: root });
+    assert.deepEqual(bad, { code: 1, stdout: '', stderr: 'error: the learning capture is invalid\n(flags): error: outcome must be one of success, failure, partial (found "meh")\n' });
+  });
+});
+
+describe('approving and rejecting', () => {
+  const pendingEntry = entry({ id: 'learn-retry-with-exponential-backoff', title: CAPTURE.suggestedTitle, description: CAPTURE.suggestedDescription, source: 'task_failure', capture: { taskId: 'TASK-42', projectId: 'shop', outcome: 'failure', description: CAPTURE.description } });
+
+  it('moves an approved learning into learnings/ under the same id, with who approved it and the edits', async (t) => {
+    const { root } = await knowledgeStore(t, [[pendingEntry, 'pending']]);
+    const approve = await lore(['approve', pendingEntry.id, '--set', 'priority=high', '--set', 'keywords=[retry, backoff]'], { cwd: root });
+    assert.deepEqual(approve, { code: 0, stdout: 'approved learn-retry-with-exponential-backoff: .knowledge/knowledge/pending/learn-retry-with-exponential-backoff.yaml → .knowledge/knowledge/learnings/learn-retry-with-exponential-backoff.yaml\n', stderr: '' });
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/pending')), []);
+    const text = readFileSync(join(root, '.knowledge/knowledge/learnings/learn-retry-with-exponential-backoff.yaml'), 'utf8');
+    assert.match(text, /\nkeywords:\n {2}- retry\n {2}- backoff\npriority: high\nsource: task_failure\ncreatedAt: "2026-01-01T00:00:00.000Z"\nupdatedAt: "(\S+)"\ncreatedBy: Test Author <author@example.com>\nenabled: true\ncapture:\n(?: {2}.*\n)+approvedBy: unknown\napprovedAt: "(\S+)"\n$/);
+    const [, updated, approved] = /updatedAt: "(\S+)"[\s\S]*approvedAt: "(\S+)"/.exec(text)!;
+    assert.equal(updated, approved);
+    assert.deepEqual(await lore(['approve', pendingEntry.id], { cwd: root }), { code: 2, stdout: '', stderr: 'error: no knowledge entry with id "learn-retry-with-exponential-backoff" among pending learnings\nhint: lore list entries shows every id\n' });
+  });
+
+  it('refuses to approve over a learning with the same id, and keeps the pending one', async (t) => {
+    const { root, store } = await knowledgeStore(t, [[pendingEntry, 'pending'], entry({ id: pendingEntry.id, title: 'Approved meanwhile' })]);
+    await assert.rejects(approveLearning({ store, id: pendingEntry.id }), { code: 'CONFLICT', message: 'cannot approve learn-retry-with-exponential-backoff: a learning with this id already exists' });
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/pending')), ['learn-retry-with-exponential-backoff.yaml']);
+  });
+
+  it('records a rejection and recognises the same learning when it is captured again', async (t) => {
+    const { root } = await knowledgeStore(t, [[pendingEntry, 'pending']]);
+    assert.deepEqual(await lore(['reject', pendingEntry.id], { cwd: root }), { code: 2, stdout: '', stderr: 'error: lore reject needs --reason "..."\nhint: the reason is kept in log/rejections.ndjson\n' });
+    const reject = await lore(['reject', pendingEntry.id, '--reason', 'covered by rec-retry-policy'], { cwd: root });
+    assert.deepEqual(reject, { code: 0, stdout: 'rejected learn-retry-with-exponential-backoff (.knowledge/knowledge/pending/learn-retry-with-exponential-backoff.yaml removed; recorded in .knowledge/log/rejections.ndjson)\n', stderr: '' });
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/pending')), []);
+    const line = JSON.parse(readFileSync(join(root, '.knowledge/log/rejections.ndjson'), 'utf8')) as Record<string, string>;
+    assert.deepEqual({ ...line, timestamp: 'T' }, { id: pendingEntry.id, title: CAPTURE.suggestedTitle, description: CAPTURE.suggestedDescription, reason: 'covered by rec-retry-policy', rejectedBy: 'unknown', taskId: 'TASK-42', timestamp: 'T' });
+    const again = await lore(CAPTURE_FLAGS, { cwd: root });
+    assert.equal(again.code, 1);
+    assert.match(again.stdout, /^rejected-before: not captured: it resembles learn-retry-with-exponential-backoff, rejected by unknown on \d{4}-\d\d-\d\d: covered by rec-retry-policy\nhint: lore show learn-retry-with-exponential-backoff; --allow-duplicate captures it anyway\n$/);
+    const forced = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--allow-duplicate'], { cwd: root });
+    assert.deepEqual([forced.code, forced.json.status], [0, 'pending']);
+    assert.equal((await lore(['validate'], { cwd: root })).code, 0);
+  });
+});
+
+describe('duplicate and similar entries', () => {
+  it('measures similarity as Jaccard over stemmed words and word pairs', () => {
+    assert.deepEqual([...shingles('Retry failed calls', 'With backoff.')].sort(), ['backoff', 'call', 'fail', 'fail call', 'retry', 'retry fail']);
+    assert.equal(jaccard(new Set(['a', 'b']), new Set(['b', 'c'])), 1 / 3);
+    assert.equal(similarity({ title: 'Retry failed calls', description: 'With backoff.' }, { title: 'Retrying failed calls', description: 'with BACKOFF' }), 1);
+    assert.equal(similarity({ title: 'Retry failed calls', description: 'With backoff.' }, { title: 'Retry failed calls', description: 'With jitter.' }), 5 / 7);
+  });
+
+  it('finds every pair above the threshold, the same as comparing all pairs', () => {
+    const topics = ['retry', 'cache', 'index', 'lock', 'token', 'schema'];
+    const corpus = Array.from({ length: 60 }, (_, i) => ({ id: `e${String(i).padStart(2, '0')}`, title: `${topics[i % 6]} ${topics[(i * 7) % 6]} rules`, description: `Always ${topics[(i * 5) % 6]} before ${topics[i % 4]} when ${i % 3 === 0 ? 'deploying' : 'testing'}.` }));
+    for (const threshold of [0.5, 0.8, 1]) {
+      const brute = [];
+      for (let i = 0; i < corpus.length; i++) {
+        for (let j = i + 1; j < corpus.length; j++) {
+          const value = similarity(corpus[i]!, corpus[j]!);
+          if (value >= threshold) brute.push(`${corpus[i]!.id}~${corpus[j]!.id}`);
+        }
+      }
+      assert.deepEqual(findDuplicates(corpus, threshold).map((p) => `${p.a}~${p.b}`).sort(), brute.sort(), `threshold ${threshold}`);
+      assert.ok(brute.length > 0);
+    }
+  });
+
+  it('refuses a capture that resembles an existing entry, naming it, and lists pairs on demand', async (t) => {
+    const existing = entry({ id: 'learn-backoff', title: 'Retry with exponential backoff', description: 'Use exponential backoff with jitter when an API answers 429 or 503.' });
+    const unrelated = entry({ id: 'rec-strict', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json.' });
+    const { root } = await knowledgeStore(t, [existing, unrelated]);
+    const capture = await loreJson<{ status: string; similarTo: unknown }>(CAPTURE_FLAGS, { cwd: root });
+    assert.deepEqual([capture.code, capture.json.status, capture.json.similarTo], [1, 'duplicate', { id: 'learn-backoff', similarity: 0.867 }]);
+    assert.equal(existsSync(join(root, '.knowledge/knowledge/pending')), false);
+    const higher = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--threshold', '0.9'], { cwd: root });
+    assert.deepEqual([higher.code, higher.json.status], [0, 'pending']);
+    const pairs = await lore(['duplicates'], { cwd: root });
+    assert.deepEqual(pairs, { code: 0, stdout: '0.867  learn-backoff  learn-retry-with-exponential-backoff  Retry with exponential backoff / Retry with exponential backoff\n1 similar pair among 3 entries at similarity >= 0.8\n', stderr: '' });
+    const json = await loreJson<{ pairs: unknown[] }>(['duplicates', '--threshold', '0.9', '--type', 'learning'], { cwd: root });
+    assert.deepEqual(json.json, { threshold: 0.9, entries: 2, pairs: [] });
+  });
+});

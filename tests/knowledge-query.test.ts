@@ -1,0 +1,212 @@
+// The relevance query: applicability, ranking on a fixed corpus, the summary budget, semantic
+// matching against a local stub, and the fallback when the provider is down.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { stem } from '../src/knowledge/_text.js';
+import { isApplicable, type ApplyContext } from '../src/knowledge/applicable.js';
+import { getRelevantKnowledge, type KnowledgeQuery } from '../src/knowledge/query.js';
+import { buildSummary } from '../src/knowledge/summary.js';
+import { estimateTokens } from '../src/tokens.js';
+import type { KnowledgeEntry } from '../src/types.js';
+import { loreJson, lore } from './helpers/cli.js';
+import { deadUrl, embeddingsStub } from './helpers/embeddings-stub.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+
+describe('applicability', () => {
+  const context: ApplyContext = { projectId: 'shop', agentType: 'player', now: NOW };
+  const cases: Array<[string, Partial<KnowledgeEntry>, Partial<ApplyContext>, boolean]> = [
+    ['a global entry applies everywhere', {}, { projectId: undefined, agentType: undefined }, true],
+    ['a disabled entry never applies', { enabled: false }, {}, false],
+    ['a project entry applies to its project', { scope: 'project', projectId: 'shop' }, {}, true],
+    ['a project entry does not apply to another project', { scope: 'project', projectId: 'blog' }, {}, false],
+    ['a project entry does not apply without a project', { scope: 'project', projectId: 'shop' }, { projectId: undefined }, false],
+    ['an agent_type entry applies to a listed agent type', { scope: 'agent_type', agentTypes: ['coach', 'player'] }, {}, true],
+    ['an agent_type entry does not apply to another agent type', { scope: 'agent_type', agentTypes: ['coach'] }, {}, false],
+    ['an agent_type entry does not apply without an agent type', { scope: 'agent_type', agentTypes: ['player'] }, { agentType: undefined }, false],
+    ['validFrom later today (a date-time) is not yet valid', { validFrom: '2026-03-01T13:00:00Z' }, {}, false],
+    ['validFrom today (a date) is valid from midnight UTC', { validFrom: '2026-03-01' }, {}, true],
+    ['validFrom tomorrow is not yet valid', { validFrom: '2026-03-02' }, {}, false],
+    ['validUntil today (a date) is valid all day', { validUntil: '2026-03-01' }, {}, true],
+    ['validUntil yesterday has expired', { validUntil: '2026-02-28' }, {}, false],
+    ['validUntil an hour ago has expired', { validUntil: '2026-03-01T11:00:00Z' }, {}, false],
+    ['inside a window', { validFrom: '2026-01-01', validUntil: '2026-12-31' }, {}, true],
+  ];
+  for (const [name, fields, overrides, expected] of cases) {
+    it(name, () => assert.equal(isApplicable(entry({ id: 'rec-x', ...fields }), { ...context, ...overrides }), expected));
+  }
+});
+
+const CORPUS = [
+  entry({ id: 'learn-backoff', title: 'Rate limiting needs exponential backoff', description: 'When an API rate limits you, simple retry delays are not sufficient.', keywords: ['retry', 'backoff', 'api'] }),
+  entry({ id: 'rec-retry', title: 'Retry failed HTTP calls', description: 'Transient network errors deserve a second attempt.', keywords: ['retry', 'http'], priority: 'high' }),
+  entry({ id: 'rec-retry-low', title: 'Retry failed HTTP calls', description: 'Transient network errors deserve a second attempt.', keywords: ['retry', 'http'], priority: 'low' }),
+  entry({ id: 'rec-strict', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json.', keywords: ['typescript', 'tsconfig'], priority: 'high' }),
+  entry({ id: 'pro-env', title: 'Never commit .env files', description: 'Environment files hold secrets.', keywords: ['env', 'secrets'], globs: ['**/.env'], priority: 'critical' }),
+  entry({ id: 'rec-logs', title: 'Log every request', description: 'Structured logs make incidents shorter.', keywords: ['logging'], priority: 'low' }),
+  entry({ id: 'rec-other-project', scope: 'project', projectId: 'other', title: 'Retry payments twice', description: 'Retry the payment API.', keywords: ['retry'] }),
+  entry({ id: 'rec-expired', title: 'Retry with a fixed delay', description: 'One second between retries.', keywords: ['retry'], validUntil: '2026-01-31' }),
+];
+
+type Ranked = Array<[string, number, string[]]>;
+const ranked = (entries: Array<{ id: string; score: number; reasons: string[] }>): Ranked => entries.map((e) => [e.id, e.score, e.reasons]);
+
+describe('ranking', () => {
+  it('ranks a fixed corpus by text, file, technology and priority, deterministically', async (t) => {
+    const { store } = await knowledgeStore(t, CORPUS);
+    const query: KnowledgeQuery = { taskDescription: 'Add retries with backoff to the API client', filePaths: ['deploy/.env'], technologies: ['TypeScript'] };
+    const result = await getRelevantKnowledge({ store, query, now: NOW });
+    assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.032, ['file deploy/.env matches glob **/.env']]]);
+    assert.deepEqual(ranked(result.recommendations), [
+      ['rec-strict', 0.301, ['technology: TypeScript']],
+      ['rec-retry', 0.2117, ['words: retry']],
+      ['rec-retry-low', 0.1512, ['words: retry']],
+    ]);
+    assert.deepEqual(ranked(result.learnings), [['learn-backoff', 1.2, ['words: retry, backoff, api']]]);
+    assert.deepEqual(result.criticalWarnings, ['Never commit .env files: Environment files hold secrets.']);
+    // Not applicable: another project's entry and an expired one.
+    assert.equal(result.considered, 6);
+    assert.deepEqual(result.semantic, { used: false, message: 'semantic matching is off (matching.use_semantic is false): lexical ranking only' });
+    const again = await getRelevantKnowledge({ store, query, now: NOW });
+    assert.deepEqual(again, result);
+  });
+
+  it('matches words through light stemming, and only applicable entries', async (t) => {
+    const { store } = await knowledgeStore(t, CORPUS);
+    assert.deepEqual([stem('retries'), stem('committing'), stem('limits'), stem('caching'), stem('cache')], ['retry', 'commit', 'limit', 'cach', 'cach']);
+    const result = await getRelevantKnowledge({ store, query: { taskDescription: 'committing environment secrets', projectId: 'other' }, now: NOW });
+    assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.6, ['words: commit, environment, secret']]]);
+    const other = await getRelevantKnowledge({ store, query: { taskDescription: 'retry payments', projectId: 'other', types: ['recommendation'] }, now: NOW });
+    assert.deepEqual(other.recommendations.map((e) => e.id), ['rec-other-project', 'rec-retry', 'rec-retry-low']);
+  });
+
+  it('weights keyword hits by matching.keyword_boost', async (t) => {
+    const pair = [
+      entry({ id: 'rec-in-keywords', title: 'Cache the index', description: 'Rebuilding it is slow.', keywords: ['snapshot'] }),
+      entry({ id: 'rec-in-text', title: 'Cache the index', description: 'A snapshot makes rebuilding slow work rare.' }),
+    ];
+    const boosted = await knowledgeStore(t, pair);
+    const order = async (store: typeof boosted.store): Promise<string[]> => (await getRelevantKnowledge({ store, query: { taskDescription: 'snapshot' }, now: NOW })).recommendations.map((e) => e.id);
+    assert.deepEqual(await order(boosted.store), ['rec-in-keywords', 'rec-in-text']);
+    const flat = await knowledgeStore(t, pair, { config: 'matching:\n  keyword_boost: 0.2\n' });
+    assert.deepEqual(await order(flat.store), ['rec-in-text', 'rec-in-keywords']);
+  });
+
+  it('breaks ties by id and lets helpfulness from usage statistics move an entry up', async (t) => {
+    const twins = [entry({ id: 'rec-b', title: 'Pin dependency versions', description: 'Lock files.' }), entry({ id: 'rec-a', title: 'Pin dependency versions', description: 'Lock files.' })];
+    const plain = await knowledgeStore(t, twins);
+    const query = { taskDescription: 'pin versions' };
+    assert.deepEqual((await getRelevantKnowledge({ store: plain.store, query, now: NOW })).recommendations.map((e) => [e.id, e.score]), [['rec-a', 1.2], ['rec-b', 1.2]]);
+    const log = ['{"id":"e1","entryId":"rec-b","taskId":"T1","helpful":true,"timestamp":"2026-02-01T00:00:00.000Z"}', '{"id":"e2","entryId":"rec-b","taskId":"T2","helpful":true,"timestamp":"2026-02-02T00:00:00.000Z"}', '{"id":"e3","entryId":"rec-a","taskId":"T3","helpful":false,"timestamp":"2026-02-03T00:00:00.000Z"}', ''].join('\n');
+    const used = await knowledgeStore(t, twins, { files: { '.knowledge/log/applications.ndjson': log } });
+    const result = await getRelevantKnowledge({ store: used.store, query, now: NOW });
+    // rec-b: 0.75 + 0.5 × 3/4 = 1.125; rec-a: 0.75 + 0.5 × 1/3.
+    assert.deepEqual(result.recommendations.map((e) => [e.id, e.score, e.timesApplied, e.timesHelpful, e.lastApplied]), [['rec-b', 1.35, 2, 2, '2026-02-02T00:00:00.000Z'], ['rec-a', 1.1, 1, 0, '2026-02-03T00:00:00.000Z']]);
+  });
+
+  it('filters by type and minimum priority and caps each type', async (t) => {
+    const { store } = await knowledgeStore(t, CORPUS);
+    const result = await getRelevantKnowledge({ store, query: { taskDescription: 'retry http calls', minPriority: 'medium', maxResults: 1, types: ['recommendation', 'learning'] }, now: NOW });
+    assert.deepEqual([result.prohibitions, result.recommendations.map((e) => e.id), result.learnings.map((e) => e.id)], [[], ['rec-retry'], ['learn-backoff']]);
+  });
+});
+
+describe('the summary', () => {
+  const critical = entry({ id: 'pro-keys', type: 'prohibition', priority: 'critical', title: 'Never commit private keys', description: 'A leaked key must be rotated.' });
+  const high = entry({ id: 'rec-strict', priority: 'high', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json for better type safety.' });
+  const low = entry({ id: 'learn-x', priority: 'low', title: 'Cache the index', description: 'Rebuilding it on every run is slow.' });
+  const items = [{ entry: low, score: 0.5 }, { entry: high, score: 0.9 }, { entry: critical, score: 0.1 }];
+
+  it('approximates tokens as characters / 4, rounded up', () => {
+    assert.deepEqual(['', 'a', 'abcd', 'abcde'].map(estimateTokens), [0, 1, 1, 2]);
+  });
+
+  const cases: Array<[number, string]> = [
+    [800, '- AVOID [critical] Never commit private keys: A leaked key must be rotated.\n- DO [high] Use TypeScript strict mode: Enable strict in tsconfig.json for better type safety.\n- LEARNED [low] Cache the index: Rebuilding it on every run is slow.'],
+    [70, '- AVOID [critical] Never commit private keys: A leaked key must be rotated.\n- DO [high] Use TypeScript strict mode: Enable strict in tsconfig.json for better type safety.\n- LEARNED [low] Cache the index'],
+    [50, '- AVOID [critical] Never commit private keys: A leaked key must be rotated.\n- DO [high] Use TypeScript strict mode\n(+1 more left out for the token budget; lore query --json lists them)'],
+    [1, '- AVOID [critical] Never commit private keys: A leaked key must be rotated.\n(+2 more left out for the token budget; lore query --json lists them)'],
+  ];
+  for (const [budget, expected] of cases) {
+    it(`puts the most important first within a budget of ${budget} tokens, never cutting a critical prohibition`, () => {
+      assert.equal(buildSummary(items, budget), expected);
+    });
+  }
+});
+
+describe('semantic matching', () => {
+  const entries = [
+    entry({ id: 'rec-car', title: 'Parking rules', description: 'Vehicles go to level two.' }),
+    entry({ id: 'rec-pay', title: 'Invoices are immutable', description: 'Never edit a sent invoice.' }),
+    entry({ id: 'rec-strict', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json.' }),
+  ];
+  const semanticConfig = (url: string): string => `matching:\n  use_semantic: true\n  embeddings:\n    url: ${url}\n    model: stub\n    timeout_ms: 2000\n`;
+
+  it('blends cosine similarity into relevance and computes entry vectors once per content', async (t) => {
+    const stub = await embeddingsStub(t);
+    const { root, store } = await knowledgeStore(t, entries, { config: semanticConfig(stub.url) });
+    const first = await getRelevantKnowledge({ store, query: { taskDescription: 'automobile' }, now: NOW });
+    // No word is shared, so only the semantic half counts: 0.5 × 1 × 1.2 (medium).
+    assert.deepEqual(ranked(first.recommendations), [['rec-car', 0.6, ['semantic similarity 1']]]);
+    assert.deepEqual(first.semantic, { used: true, message: `semantic matching with stub at ${stub.url}/embeddings`, model: 'stub', computed: 3 });
+    assert.deepEqual(stub.requests.map((r) => r.length), [1, 3]);
+    assert.equal(stub.requests[0]![0], 'automobile');
+    assert.equal(readdirSync(join(root, '.knowledge/.cache')).filter((f) => f.startsWith('embeddings-')).length, 1);
+    const second = await getRelevantKnowledge({ store, query: { taskDescription: 'invoice billing' }, now: NOW });
+    assert.equal(second.semantic.computed, 0);
+    assert.deepEqual(stub.requests.map((r) => r.length), [1, 3, 1]);
+    // "invoice" is shared and the meaning matches: both halves count.
+    assert.deepEqual(ranked(second.recommendations), [['rec-pay', 1.2, ['words: invoic', 'semantic similarity 1']]]);
+  });
+
+  it('sends the API key from the environment variable api_key_env names, and only then', async (t) => {
+    const stub = await embeddingsStub(t);
+    const { store } = await knowledgeStore(t, entries, { config: `${semanticConfig(stub.url)}    api_key_env: LORE_TEST_KEY\n` });
+    await getRelevantKnowledge({ store, query: { taskDescription: 'automobile' }, now: NOW, env: { LORE_TEST_KEY: 'sekret' } });
+    await getRelevantKnowledge({ store, query: { taskDescription: 'automobile' }, now: NOW, env: {} });
+    assert.deepEqual(stub.authorizations, ['Bearer sekret', 'Bearer sekret', '']);
+  });
+
+  it('falls back to lexical ranking, and says why, when the provider is down, failing or not configured', async (t) => {
+    const dead = await deadUrl();
+    const failing = await embeddingsStub(t, { status: 500 });
+    const cases: Array<[string, string]> = [
+      [semanticConfig(dead), `the embedding provider at ${dead}/embeddings could not be used (ECONNREFUSED): lexical ranking only`],
+      [semanticConfig(failing.url), `the embedding provider at ${failing.url}/embeddings could not be used (HTTP 500 Internal Server Error): lexical ranking only`],
+      ['matching:\n  use_semantic: true\n', 'matching.use_semantic is true but no matching.embeddings provider is configured: lexical ranking only'],
+    ];
+    for (const [config, message] of cases) {
+      const { store } = await knowledgeStore(t, entries, { config });
+      const result = await getRelevantKnowledge({ store, query: { taskDescription: 'edit the invoice' }, now: NOW });
+      assert.deepEqual(result.semantic, { used: false, message });
+      assert.deepEqual(ranked(result.recommendations), [['rec-pay', 1.2, ['words: edit, invoic']]]);
+    }
+  });
+
+  it('reports the semantic status in lore query --json, and the fallback in text', async (t) => {
+    const stub = await embeddingsStub(t);
+    const { root } = await knowledgeStore(t, entries, { config: semanticConfig(stub.url) });
+    const query = await loreJson<Record<string, unknown> & { recommendations: Array<Record<string, unknown>>; semantic: { used: boolean } }>(['query', 'automobile'], { cwd: root });
+    assert.equal(query.code, 0, query.stderr);
+    assert.deepEqual(Object.keys(query.json), ['recommendations', 'prohibitions', 'learnings', 'summary', 'criticalWarnings', 'semantic', 'considered']);
+    assert.equal(query.json.semantic.used, true);
+    assert.deepEqual(query.json.recommendations.map((e) => [e.id, e.score, e.timesApplied, e.timesHelpful, e.reasons]), [['rec-car', 0.6, 0, 0, ['semantic similarity 1']]]);
+    assert.equal(query.json.summary, '- DO [medium] Parking rules: Vehicles go to level two.');
+    const down = await knowledgeStore(t, entries, { config: semanticConfig(await deadUrl()) });
+    const text = await lore(['query', 'edit the invoice'], { cwd: down.root });
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^recommendations \(1\)\n {2}1\.2000 {2}rec-pay {2}\[medium\] Invoices are immutable\nsummary \(~16 tokens\)\n- DO \[medium\] Invoices are immutable: Never edit a sent invoice\.\n3 applicable entries considered; the embedding provider at http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings could not be used \(ECONNREFUSED\): lexical ranking only\n$/);
+  });
+});
+
+describe('lore query', () => {
+  it('refuses bad flag values with exit 2', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    assert.deepEqual(await lore(['query', 'x', '--max', 'ten'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: --max must be a whole number of at least 0 (found "ten")\n' });
+    assert.deepEqual(await lore(['query', 'x', '--min-priority', 'hgh'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: --min-priority must be one of low, medium, high, critical (found "hgh")\nhint: did you mean high?\n' });
+    assert.deepEqual(await lore(['query', 'x', '--summary'], { cwd: root }), { code: 0, stdout: 'No relevant knowledge for this task.\n', stderr: '' });
+  });
+});
