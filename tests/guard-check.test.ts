@@ -32,7 +32,7 @@ describe('lore check --staged', () => {
       '',
       'BLOCKED pro-env [critical] Title of pro-env',
       '  config/.env: path matches **/.env',
-      '  how to proceed: take the file out of the commit (git restore --staged -- "config/.env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
+      '  how to proceed: take the file out of the commit (git rm --cached -- "config/.env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
       '',
       'lore: blocked: 1 critical finding',
       '',
@@ -96,6 +96,8 @@ describe('lore check --staged', () => {
     gitSync(repo, ['add', '-A']);
     const { json } = await loreJson<Report>(['check'], { cwd: repo });
     assert.deepEqual(json.outcome.active.map((f) => [f.entryId, f.path, f.kind]), [['pro-env', '.env', 'path']]);
+    // A file that existed before is unstaged with restore, a new one with rm --cached.
+    assert.match((await lore(['check'], { cwd: repo })).stdout, /how to proceed: take the file out of the commit \(git restore --staged -- "\.env"\)/);
     assert.deepEqual(json.scanned, { commits: 0, files: 2, lines: 0, bytes: 0 });
   });
 

@@ -9,8 +9,8 @@ import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from 
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
-import { roleFindings, roleFromConfig, roleFromTurns, roleRules, type KnownRole } from './role.js';
-import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
+import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
+import { compileRules, patternLiteral, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
 export type { Finding, Scanned };
 import { applySuppressions, type Outcome } from './suppress.js';
@@ -67,21 +67,26 @@ export interface Evaluation {
   changes: ChangeSet[];
   allowsFor: (finding: Finding) => Array<{ record: AllowRecord; file: string }>;
   lineText: (finding: Finding, line: number) => Promise<string | undefined>;
+  /** Role, feature and committed turn logs, read while the change itself was read. */
+  git: GitContext;
+  /** Remembers each pattern's literal between runs. */
+  cache: GitRecordCache;
 }
 
 /** Applies the rules of both sides to the change sets and sorts the findings. */
 export async function evaluate(where: Where, options: CheckOptions, input: Evaluation): Promise<Omit<CheckReport, 'mode' | 'root'>> {
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
-  const role = (await roleFromConfig(where)) ?? (await roleFromTurns(where, project));
+  const role = await resolveRole(where, input.git, project);
   const ctx = { now, projectId: project, agentType: role?.role };
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => isApplicable(v.entry, ctx));
-  const { findings, scanned } = scan(input.changes, compileRules(applied));
+  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
   if (role !== undefined) {
     const rules = roleRules(role.role, project, [...input.committed.records, ...input.change.records]);
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
+  await input.cache.save();
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
   const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
@@ -115,11 +120,10 @@ export async function repoRoot(where: Where): Promise<string> {
 }
 
 
-/** Reads the guard's records on both sides (through the blob cache) and fails closed on problems. */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords }> {
+/** Reads the guard's records on both sides (through the blob cache) and fails closed on problems; also the git context. */
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext }> {
   const cache = new GitRecordCache(where.cwd);
-  const [committed, change] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS)]);
-  await cache.save();
+  const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
   failOnProblems([...committed.problems, ...change.problems]);
-  return { committed, change };
+  return { committed, change, cache, git };
 }

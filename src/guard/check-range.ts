@@ -32,7 +32,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
     const newline = chunk.indexOf('\n');
     return { commit: chunk.slice(0, newline === -1 ? undefined : newline).trim(), files: parseDiff(chunk.slice(newline + 1)) };
   });
-  const { committed, change } = await readBothSides(where, { ref: mergeBase }, { ref: head });
+  const { committed, change, cache, git: context } = await readBothSides(where, { ref: mergeBase }, { ref: head });
   // An allowlist record applies from the commit after the one that last changed it.
   const order = new Map(changes.map((c, i) => [c.commit!, i]));
   const lastTouched = new Map<string, number>();
@@ -40,7 +40,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
   const baseAllows = allowsOf(committed.records);
   const headAllows = allowsOf(change.records).filter((a) => lastTouched.has(a.file));
   const result = await evaluate(where, options, {
-    committed, change, changes,
+    committed, change, cache, git: context, changes,
     allowsFor: (finding) => {
       const at = order.get(finding.commit!) ?? Infinity;
       const fromRange = headAllows.filter((a) => lastTouched.get(a.file)! < at);

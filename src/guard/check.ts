@@ -8,12 +8,12 @@ import { allowsOf, DIFF_FLAGS, evaluate, lineReader, readBothSides, repoRoot, ty
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
-  const [diff, { committed, change }] = await Promise.all([
+  const [diff, { committed, change, cache, git: context }] = await Promise.all([
     git(['-c', 'core.quotePath=false', 'diff', '--cached', ...DIFF_FLAGS], where),
     readBothSides(where, { ref: 'HEAD' }, { index: true }),
   ]);
   const result = await evaluate(where, options, {
-    committed, change, changes: [{ files: parseDiff(diff) }],
+    committed, change, cache, git: context, changes: [{ files: parseDiff(diff) }],
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader(where, () => ':'),
   });
@@ -25,10 +25,10 @@ export async function checkFiles(options: CheckOptions & { paths: readonly strin
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const { readWorkingFiles } = await import('./working-files.js');
-  const { committed, change } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
+  const { committed, change, cache, git: context } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
   const files: ChangedFile[] = await readWorkingFiles(root, options.cwd, options.paths);
   const result = await evaluate(where, options, {
-    committed, change, changes: [{ files }],
+    committed, change, cache, git: context, changes: [{ files }],
     allowsFor: () => allowsOf([...committed.records, ...change.records]),
     lineText: async (finding, line) => files.find((f) => f.path === finding.path)?.added[line - 1]?.text,
   });

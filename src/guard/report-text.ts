@@ -20,7 +20,7 @@ export function howToProceed(f: Finding): string {
   if (f.kind === 'role') return `this change is outside what the ${f.entryId.replace(/^ROLE-/, '')} may do; hand it to the right role (or unset LORE_ROLE / git config lore.role if that is not your role)`;
   if (f.priority === 'critical') {
     return f.kind === 'path'
-      ? `take the file out of the commit (git restore --staged -- ${JSON.stringify(f.path)}); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed`
+      ? `take the file out of the commit (${f.change === 'added' ? 'git rm --cached' : 'git restore --staged'} -- ${JSON.stringify(f.path)}); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed`
       : 'remove the match from the change; if it is a false positive, add an allowlist record in .knowledge/allow/ and have it reviewed';
   }
   return f.kind === 'path' ? 'check that this path should change, or add an allowlist record' : `fix the line, or mark it: lore-allow: ${f.entryId} reason="..." on the line or the line above`;

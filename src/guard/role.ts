@@ -4,7 +4,7 @@ import { git } from '../git/exec.js';
 import type { ChangedFile } from '../git/diff.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
-import { readAtRef } from '../git/objects.js';
+import { readBlobs } from '../git/objects.js';
 import { replayLogText } from '../log/ndjson.js';
 import { isValidId } from '../store/ids.js';
 import { KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
@@ -18,44 +18,54 @@ export interface KnownRole {
   source: string;
 }
 
-/** The committer's role from LORE_ROLE or `git config lore.role`, if set. */
-export async function roleFromConfig(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<KnownRole | undefined> {
-  const fromEnv = where.env.LORE_ROLE?.trim();
-  if (fromEnv) return { role: fromEnv, source: 'LORE_ROLE' };
-  try {
-    const fromGit = (await git(['config', '--get', 'lore.role'], where)).trim();
-    if (fromGit !== '') return { role: fromGit, source: 'git config lore.role' };
-  } catch {
-    // not set
-  }
-  return undefined;
+/** What the role guard needs from git, gathered at once (in parallel with the rest of a check). */
+export interface GitContext {
+  /** From LORE_ROLE or `git config lore.role`. */
+  configured?: KnownRole;
+  /** `git config lore.feature`, or the last segment of the branch name. */
+  feature?: string;
+  /** Turn logs committed at HEAD: path → blob id. */
+  turnLogs: Map<string, string>;
 }
 
-/** The current feature: `git config lore.feature`, or the last segment of the branch name. */
-async function currentFeature(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string | undefined> {
-  for (const args of [['config', '--get', 'lore.feature'], ['symbolic-ref', '--short', '-q', 'HEAD']]) {
-    try {
-      const value = (await git(args, where)).trim().split('/').pop() ?? '';
-      if (value !== '') return value;
-    } catch {
-      // not set / detached HEAD
-    }
+async function quiet(promise: Promise<string>): Promise<string> {
+  return promise.catch(() => ''); // unset config, detached HEAD, unborn HEAD: nothing to learn
+}
+
+/** Reads lore.* git config, the branch and the committed turn logs, with three git processes at once. */
+export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitContext> {
+  const [config, branch, turns] = await Promise.all([
+    quiet(git(['config', '--get-regexp', '^lore\\.'], where)),
+    quiet(git(['symbolic-ref', '--short', '-q', 'HEAD'], where)),
+    quiet(git(['ls-tree', '-r', '-z', '--full-tree', 'HEAD', '--', `${KNOWLEDGE_DIR}/${LOGS.turnsDir}`], where)),
+  ]);
+  const settings = new Map(config.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1).trim()]));
+  const fromEnv = where.env.LORE_ROLE?.trim();
+  const fromGit = settings.get('lore.role');
+  const configured = fromEnv ? { role: fromEnv, source: 'LORE_ROLE' } : fromGit ? { role: fromGit, source: 'git config lore.role' } : undefined;
+  const feature = settings.get('lore.feature') || branch.trim().split('/').pop() || undefined;
+  const turnLogs = new Map<string, string>();
+  for (const record of turns.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab !== -1) turnLogs.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[2]!);
   }
-  return undefined;
+  return { ...(configured === undefined ? {} : { configured }), ...(feature === undefined ? {} : { feature }), turnLogs };
 }
 
 /**
- * The role whose move it is, from the latest turn committed at HEAD (never the working tree): after
- * a `revise` verdict the player holds the next turn. `approve` and `escalate` name no role.
+ * The committer's role: LORE_ROLE, then git config lore.role, then the latest turn committed at
+ * HEAD for the current feature (never the working tree): after a `revise` verdict the player holds
+ * the next turn. `approve` and `escalate` name no role.
  */
-export async function roleFromTurns(where: { cwd: string; env: NodeJS.ProcessEnv }, project: string | undefined): Promise<KnownRole | undefined> {
-  const feature = await currentFeature(where);
+export async function resolveRole(where: { cwd: string; env: NodeJS.ProcessEnv }, context: GitContext, project: string | undefined): Promise<KnownRole | undefined> {
+  if (context.configured !== undefined) return context.configured;
+  const { feature } = context;
   if (project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
-  const path = `${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`;
-  const text = await readAtRef(where, 'HEAD', path);
-  if (text === undefined) return undefined;
+  const blob = context.turnLogs.get(`${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`);
+  if (blob === undefined) return undefined;
+  const text = (await readBlobs(where, [blob])).get(blob)!.toString('utf8');
   // Only the fields that order turns are needed; a line without them is skipped.
-  const replay = replayLogText<TurnState>(text.toString('utf8'), {
+  const replay = replayLogText<TurnState>(text, {
     validate: (v) => {
       const t = v as Partial<TurnState> & { completed?: boolean };
       return t.completed === true || (Number.isInteger(t.turn_number) && typeof t.timestamp === 'string' && typeof t.coach_decision === 'string') ? undefined : 'is not a turn';

@@ -88,32 +88,36 @@ function matcherSet(matchers: Matcher[]): MatcherSet {
   return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])), groupOf, alwaysGroups, visited: new Map(), calls: 0 };
 }
 
-/** Compiles the path and content matchers of the given rule versions. */
-export function compileRules(versions: readonly RuleVersion[]): { paths: MatcherSet; content: MatcherSet } {
+/** Compiles the path and content matchers of the given rule versions; `literalOf` may remember literals between runs. */
+export function compileRules(versions: readonly RuleVersion[], literalOf: (source: string) => RequiredLiteral | undefined = patternLiteral): { paths: MatcherSet; content: MatcherSet } {
+  const withLiteral = (source: string): { literal?: RequiredLiteral } => {
+    const literal = literalOf(source);
+    return literal === undefined ? {} : { literal };
+  };
   const paths: Matcher[] = [];
   const content: Matcher[] = [];
   let id = 0;
   for (const rule of versions) {
     for (const pattern of rule.entry.patterns ?? []) {
-      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), ...literalOf(pattern) });
+      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), ...withLiteral(pattern) });
     }
     for (const glob of rule.entry.globs ?? []) {
       const test = lazy(() => {
         const compiled = compileGlob(glob);
         return (subject: string) => (compiled.test(subject) ? { index: 0, text: subject } : undefined);
       });
-      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...(glob.startsWith('!') ? {} : literalOf(globToRegexSource(glob))) });
+      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...(glob.startsWith('!') ? {} : withLiteral(`glob:${glob}`)) });
     }
     for (const regex of rule.entry.content ?? []) {
-      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...literalOf(regex) });
+      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...withLiteral(regex) });
     }
   }
   return { paths: matcherSet(paths), content: matcherSet(content) };
 }
 
-function literalOf(source: string): { literal?: RequiredLiteral } {
-  const literal = requiredLiteral(source);
-  return literal === undefined ? {} : { literal };
+/** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation). */
+export function patternLiteral(source: string): RequiredLiteral | undefined {
+  return requiredLiteral(source.startsWith('glob:') ? globToRegexSource(source.slice(5)) : source);
 }
 
 /**

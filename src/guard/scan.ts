@@ -24,6 +24,8 @@ export interface Finding {
   /** The pattern, glob or regex that matched (for role findings, the constraint's text). */
   matcher: string;
   path: string;
+  /** How the change touches the file (for path findings: what to advise). */
+  change?: ChangedFile['status'];
   line?: number;
   column?: number;
   commit?: string;
@@ -50,7 +52,7 @@ export function redact(text: string, secret: boolean): string {
   return secret ? `[redacted: ${text.length} characters]` : text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
-function finding(matcher: Matcher, path: string, raw: string, at: { line?: number; column?: number; commit?: string }): Finding {
+function finding(matcher: Matcher, path: string, raw: string, at: { line?: number; column?: number; commit?: string; change?: ChangedFile['status'] }): Finding {
   const { entry } = matcher.rule;
   const secret = entry.secret === true;
   return {
@@ -83,7 +85,7 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
     for (const file of change.files) {
       scanned.files++;
       forCandidates(matchers.paths, file.path, (group) => {
-        if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, at));
+        if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
       });
       if (file.binary) continue;
       for (const added of file.added) {

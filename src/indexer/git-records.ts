@@ -37,14 +37,19 @@ const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 export class GitRecordCache {
   private readonly path: string;
   private entries: Record<string, Parsed> = {};
+  /** Values derived from record content that callers want remembered between runs (see remember). */
+  private derived: Record<string, unknown> = {};
   private readonly used = new Set<string>();
   private dirty = false;
 
   constructor(root: string) {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'git-records.json');
     try {
-      const saved = JSON.parse(readFileSync(this.path, 'utf8')) as { key: string; entries: Record<string, Parsed> };
-      if (saved.key === cacheKey()) this.entries = saved.entries;
+      const saved = JSON.parse(readFileSync(this.path, 'utf8')) as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
+      if (saved.key === cacheKey()) {
+        this.entries = saved.entries;
+        this.derived = saved.derived ?? {};
+      }
     } catch {
       // missing or damaged: rebuilt as blobs are parsed
     }
@@ -62,20 +67,29 @@ export class GitRecordCache {
     this.dirty = true;
   }
 
+  /** A JSON value computed from `key` once and remembered with the cache (e.g. a pattern's prefilter literal). */
+  remember<T>(key: string, compute: () => T): T {
+    if (key in this.derived) return this.derived[key] as T;
+    const value = compute();
+    this.derived[key] = value;
+    this.dirty = true;
+    return value;
+  }
+
   /** Writes the cache back, keeping it bounded: what this run used, plus older entries while few. */
   async save(): Promise<void> {
     if (!this.dirty) return;
     const all = Object.keys(this.entries);
     const keep = all.length > Math.max(20_000, this.used.size * 3) ? [...this.used] : all;
     const entries = Object.fromEntries(keep.map((k) => [k, this.entries[k]!]));
-    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries })).catch(() => undefined);
+    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries, derived: this.derived })).catch(() => undefined);
   }
 }
 
-function kindOf(path: string, kinds: readonly RecordKindName[]): RecordKindName | undefined {
-  if (!EXTENSIONS.has(extname(path))) return undefined;
-  const dir = path.slice(KNOWLEDGE_DIR.length + 1, path.lastIndexOf('/'));
-  return kinds.find((kind) => KINDS[kind].dir === dir);
+function kindOf(path: string, byDir: ReadonlyMap<string, RecordKindName>): RecordKindName | undefined {
+  const slash = path.lastIndexOf('/');
+  const kind = byDir.get(path.slice(KNOWLEDGE_DIR.length + 1, slash));
+  return kind !== undefined && EXTENSIONS.has(extname(path)) ? kind : undefined;
 }
 
 /** Reads config and the records of `kinds` at a source, through the cache. */
@@ -88,28 +102,32 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
     if (!(await refExists(where, source.ref))) return { exists: false, config: DEFAULT_CONFIG, records: [], problems: [] };
     files = await listTree(where, source.ref, paths);
   }
-  const wanted = files.filter((f) => f.path === CONFIG_PATH || kindOf(f.path, kinds) !== undefined);
-  const keyOf = (f: GitFile): string => (f.path === CONFIG_PATH ? `config:${f.blob}` : `${kindOf(f.path, kinds)}:${basename(f.path)}:${f.blob}`);
-  const misses = wanted.filter((f) => cache.get(keyOf(f)) === undefined);
+  const byDir = new Map(kinds.map((kind) => [KINDS[kind].dir, kind]));
+  // Each file's kind and cache key, computed once.
+  const wanted: Array<{ file: GitFile; kind: RecordKindName | undefined; key: string }> = [];
+  for (const file of files) {
+    if (file.path === CONFIG_PATH) {
+      wanted.push({ file, kind: undefined, key: `config:${file.blob}` });
+      continue;
+    }
+    const kind = kindOf(file.path, byDir);
+    if (kind !== undefined) wanted.push({ file, kind, key: `${kind}:${basename(file.path)}:${file.blob}` });
+  }
+  const misses = wanted.filter((w) => cache.get(w.key) === undefined);
   if (misses.length > 0) {
-    const blobs = await readBlobs(where, misses.map((f) => f.blob));
+    const blobs = await readBlobs(where, misses.map((w) => w.file.blob));
     // Parsing loads yaml and ajv: only on a cache miss.
     const { parseRecord } = await import('../store/read.js');
     const { parseConfig } = await import('../store/config.js');
-    for (const file of misses) {
+    for (const { file, kind, key } of misses) {
       const text = blobs.get(file.blob)!.toString('utf8');
-      if (file.path === CONFIG_PATH) {
-        const { config, problems } = parseConfig(text, file.path);
-        cache.set(keyOf(file), { config, problems });
-      } else {
-        const kind = kindOf(file.path, kinds)!;
-        cache.set(keyOf(file), parseRecord(text, kind, basename(file.path, extname(file.path)), file.path));
-      }
+      if (kind === undefined) cache.set(key, parseConfig(text, file.path));
+      else cache.set(key, parseRecord(text, kind, basename(file.path, extname(file.path)), file.path));
     }
   }
   const result: GitRecords = { exists: files.length > 0, config: DEFAULT_CONFIG, records: [], problems: [] };
-  for (const file of wanted) {
-    const parsed = cache.get(keyOf(file))!;
+  for (const { file, key } of wanted) {
+    const parsed = cache.get(key)!;
     if (parsed.config !== undefined) result.config = parsed.config;
     if (parsed.record !== undefined) result.records.push({ ...parsed.record, blob: file.blob });
     result.problems.push(...parsed.problems);
