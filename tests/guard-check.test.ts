@@ -49,6 +49,24 @@ describe('lore check --staged', () => {
     assert.equal(JSON.stringify(json).includes(KEY_HEADER), false); // ...but never the matched secret
   });
 
+  it('writes the report as markdown for a pull-request comment', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE, [prohibitionPath('pro-todo')]: prohibition('pro-todo', { priority: 'medium', content: ['TODO'] }) });
+    stage(repo, { 'config/.env': 'A=1\n', 'a.txt': 'TODO: later\n' });
+    const result = await lore(['check', '--format', 'markdown'], { cwd: repo });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, [
+      '### lore check: blocked: 1 critical finding and 1 warning',
+      '',
+      'scanned the staged change: 2 files, 2 added lines, 16 bytes against 2 prohibitions (0 from the change itself)',
+      '',
+      '| | entry | priority | where | what |',
+      '|---|---|---|---|---|',
+      '| ⛔ | `pro-env` Title of pro-env | critical | `config/.env` | **/.env |',
+      '| ⚠️ | `pro-todo` Title of pro-todo | medium | `a.txt:1:1` | `TODO` |',
+      '',
+    ].join('\n'));
+  });
+
   it('only warns for a high prohibition (exit 0)', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-todo')]: prohibition('pro-todo', { priority: 'high', content: ['TODO\\(later\\)'] }) });
     stage(repo, { 'a.txt': 'x\nTODO(later): fix\n' });
@@ -119,10 +137,10 @@ describe('lore check --staged', () => {
     const { code, json } = await loreJson<Report>(['check'], { cwd: repo });
     assert.equal(code, 1);
     assert.deepEqual(json.outcome.suppressed.map((f) => [f.entryId, f.reason]), [['pro-todo', 'tracked in #12'], ['pro-todo', 'next line']]);
-    assert.deepEqual(json.outcome.active.map((f) => [f.entryId, f.line]), [['pro-todo', 4], ['pro-key', 5]]);
+    assert.deepEqual(json.outcome.active.map((f) => [f.entryId, f.line]), [['pro-key', 5], ['pro-todo', 4]]);
     assert.deepEqual(json.outcome.notes, [
-      'a.txt:4: lore-allow: pro-todo needs a reason="..." and was ignored',
       'a.txt:5: lore-allow cannot allow the critical entry pro-key; only a record in .knowledge/allow/ can',
+      'a.txt:4: lore-allow: pro-todo needs a reason="..." and was ignored',
     ]);
   });
 

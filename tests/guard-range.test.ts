@@ -115,6 +115,13 @@ describe('lore diff', () => {
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(new URL('diff.md', GOLDEN), result.stdout);
     const expected = readFileSync(new URL('diff.md', GOLDEN), 'utf8');
     assert.equal(result.stdout, expected);
+    const { json } = await loreJson<{ records: Array<{ kind: string; id: string; change: string; risk: string }>; config: Array<{ field: string; risk: string }>; logs: Array<{ file: string; added: number }> }>(['diff', 'main...feature'], { cwd: repo });
+    assert.deepEqual(json.records.map((r) => [r.kind, r.id, r.change, r.risk]), [
+      ['prohibition', 'pro-env', 'changed', 'weakens'], ['prohibition', 'pro-old', 'removed', 'weakens'], ['role', 'ROLE-coach', 'changed', 'weakens'],
+      ['gate', 'QG-feature-4-6', 'changed', 'weakens'], ['allow', 'env-example', 'added', 'weakens'], ['prohibition', 'pro-secrets', 'added', 'strengthens'],
+      ['entity', 'api', 'changed', 'neutral'], ['entity', 'db', 'added', 'neutral'],
+    ]);
+    assert.deepEqual([json.config, json.logs], [[{ field: 'pre_task_check.block_on_critical', before: true, after: false, risk: 'weakens', summary: 'pre_task_check.block_on_critical changed from true to false' }], [{ file: '.knowledge/turns/demo/FEAT-1.ndjson', added: 1, removed: 0 }]]);
     const empty = await lore(['diff', 'main...main'], { cwd: repo });
     assert.match(empty.stdout, /^## lore diff main\.\.\.main\n\nNo changes to \.knowledge\/ between [0-9a-f]{12} and [0-9a-f]{12}\.\n$/);
   });

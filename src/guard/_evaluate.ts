@@ -8,7 +8,7 @@ import { readAtRef } from '../git/objects.js';
 import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
-import { isApplicable } from '../knowledge/applicable.js';
+import { isApplicable, priorityRank } from '../knowledge/applicable.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { compileRules, patternLiteral, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
@@ -87,6 +87,8 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
   await input.cache.save();
+  // Riskiest first, then by place, so reports read top-down.
+  findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || a.path.localeCompare(b.path) || (a.line ?? 0) - (b.line ?? 0));
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
   const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
