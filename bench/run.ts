@@ -1,10 +1,11 @@
 // `npm run bench`: figures (median, p95, peak memory) against DESIGN.md §5's targets.
-// It never fails on a timing: this machine is shared and noisy. Options: --entries N --runs N.
+// It never fails on a timing: this machine is shared and noisy. Options: --entries N --runs N --only a,b.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateStore } from './generate.js';
 import { ENTRIES, ms, printTable, type BenchContext } from './harness.js';
+import { guardBench } from './sections/guard.js';
 import { knowledgeBench } from './sections/knowledge.js';
 import { storeBench } from './sections/store.js';
 
@@ -23,15 +24,18 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   // dag (issue 6)
   ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
 
+  ['guard', guardBench],
 ];
 
+// --only store,guard runs just those sections.
+const only = process.argv.includes('--only') ? new Set(process.argv[process.argv.indexOf('--only') + 1]?.split(',')) : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'lore-bench-'));
 try {
   process.stderr.write(`generating a store of ${ENTRIES} entries...\n`);
   const started = Date.now();
   const store = await generateStore(join(dir, 'store'), ENTRIES);
   process.stderr.write(`  done in ${ms(Date.now() - started)} (${store.prohibitions} prohibitions)\n`);
-  for (const [name, section] of SECTIONS) {
+  for (const [name, section] of SECTIONS.filter(([name]) => only === undefined || only.has(name))) {
     const sectionDir = join(dir, `section-${name}`);
     mkdirSync(sectionDir);
     await section({ dir: sectionDir, store: store.root });

@@ -17,6 +17,8 @@ export type OperationalErrorCode =
   | 'LOCK_TIMEOUT'
   | 'GIT'
   | 'CONFLICT'
+  | 'GUARD_FAILED'
+  | 'EMPTY_RANGE'
   // Thought DAG summaries (the codes of the persistence spec).
   | 'BRANCH_NOT_FOUND'
   | 'INSUFFICIENT_NODES'

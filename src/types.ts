@@ -405,6 +405,18 @@ export interface DagTombstone {
 }
 
 // ---------------------------------------------------------------------------
+// Commit guard (schemas/allow-record.schema.json): .knowledge/allow/<id>.yaml
+
+export interface AllowRecord {
+  id: string;
+  entry: string;
+  paths: string[];
+  reason: string;
+  author: string;
+  expires?: string;
+}
+
+// ---------------------------------------------------------------------------
 // Usage statistics (schemas/application-event.schema.json): lines of log/applications.ndjson
 
 export interface ApplicationEvent {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/registry.js';
-import { lore, loreJson } from './helpers/cli.js';
-import { gitRepo, gitSync, tempDir, testEnv } from './helpers/temp.js';
+import { execFile } from 'node:child_process';
+import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
+import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,7 +32,7 @@ describe('lore init, seed and validate', () => {
     const repo = gitRepo(t);
     await lore(['init'], { cwd: repo });
     const { json } = await loreJson<{ counts: Record<string, number> }>(['status'], { cwd: repo });
-    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0 });
+    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
     const config = readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8');
     const settings = config.split('\n').filter((l) => !l.trim().startsWith('#') && l.includes(':')).map((l) => l.trim());
     assert.deepEqual(settings, [
@@ -149,6 +150,19 @@ describe('the CLI', () => {
     assert.deepEqual(await lore(['show'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: lore show needs <id>\nhint: usage: lore show <id> [options]\n' });
     const json = await loreJson<{ error: { code: string; message: string } }>(['show', 'x', 'y'], { cwd: dir });
     assert.deepEqual([json.code, json.json.error.code, json.json.error.message], [2, 'USAGE', 'unexpected argument "y" for lore show']);
+  });
+
+  it('exits quietly when its reader closes the pipe early (lore list | head -1)', async (t) => {
+    const repo = gitRepo(t);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) {
+      files[`.knowledge/knowledge/learnings/learn-${i}.yaml`] = `id: learn-${i}\ntype: learning\ntitle: ${'A long enough title to fill the pipe '.repeat(2)}${i}\ndescription: D\nscope: global\nkeywords: []\npriority: low\nsource: manual\ncreatedAt: "2026-01-01T00:00:00Z"\nupdatedAt: "2026-01-01T00:00:00Z"\ncreatedBy: me\nenabled: true\n`;
+    }
+    writeFiles(repo, { '.knowledge/config.yaml': 'version: 1\n', ...files });
+    const result = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      execFile('bash', ['-c', `"${process.execPath}" "${LORE_BIN}" list learnings | head -1; echo "exit \${PIPESTATUS[0]}"`], { cwd: repo, env: testEnv() }, (_e, stdout, stderr) => resolve({ stdout, stderr }));
+    });
+    assert.deepEqual([result.stdout.split('\n').slice(1).join('\n'), result.stderr], ['exit 0\n', '']);
   });
 
   it('colours output only when allowed: FORCE_COLOR turns it on, NO_COLOR and --no-color turn it off', async (t) => {

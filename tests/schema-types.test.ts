@@ -147,6 +147,7 @@ const CASES: Array<[string, SchemaName, (root: JsonSchema) => JsonSchema]> = [
   ['ArtifactRef', 'dag-line', (r) => def(r, 'artifact')],
   ['DagTombstone', 'dag-line', (r) => def(r, 'tombstone')],
   ['ApplicationEvent', 'application-event', (r) => r],
+  ['AllowRecord', 'allow-record', (r) => r],
   ['TaskPlanInput', 'task-plan', (r) => r],
   ['LearningCapture', 'learning-capture', (r) => r],
   ['RejectionEvent', 'rejection-event', (r) => r],

@@ -218,6 +218,13 @@ describe('locating and opening a store', () => {
   });
 });
 
+describe('dates', () => {
+  it('accepts real calendar dates of any four-digit year and refuses impossible ones', async () => {
+    const { isRealDate } = await import('../src/schema/validate.js');
+    assert.deepEqual(['0050-03-01', '2024-02-29', '2023-02-29', '2025-02-30', '1999-12-31', '2026-13-01'].map(isRealDate), [true, true, false, false, true, false]);
+  });
+});
+
 describe('validating a store', () => {
   it('reports problems across records and files outside the format', async (t) => {
     const gate = (id: string, lo: number, hi: number): string => `id: ${id}\ntask_type: feature\ncomplexity_range: [${lo}, ${hi}]\narch_review_required: false\ncoverage_required: false\ntests_required: false\ntests_must_pass: false\n`;

@@ -141,7 +141,7 @@ describe('turn states', () => {
     assert.match(list.stdout, /^no turns recorded for feature FEAT-1 of project lore-repo-.* at HEAD~1\n$/);
     const bad = await lore(['turn', 'latest', '--feature', 'FEAT-1', '--ref', 'no-such-branch'], { cwd: repo });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /^error: could not read turns at no-such-branch: git show no-such-branch:/);
+    assert.match(bad.stderr, /^error: no-such-branch is not a commit in .*\nhint: is this a git repository, and is the revision right\?\n$/);
   });
 
   it('survives a union merge of two branches: every turn present, the latest still correct', async (t) => {

@@ -154,9 +154,15 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       columns: io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : undefined,
       storeDir,
       stdin: io.stdin,
-      print: (text) => io.stdout.write(`${text}\n`),
-      printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-      note: (text) => io.stderr.write(`${text}\n`),
+      print: (text) => {
+        io.stdout.write(`${text}\n`);
+      },
+      printJson: (value) => {
+        io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      },
+      note: (text) => {
+        io.stderr.write(`${text}\n`);
+      },
       progress: (text) => {
         if (io.stderr.isTTY === true) io.stderr.write(text === undefined ? '\r\u001b[K' : `\r\u001b[K${text}`);
       },
@@ -165,7 +171,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       strings: (name) => (parsed.values[name] as string[] | undefined) ?? [],
       flag: (name) => parsed.values[name] === true,
     };
-    return (await spec.run(ctx)) ?? 0;
+    const code = await spec.run(ctx);
+    return typeof code === 'number' ? code : 0;
   } catch (error) {
     return printError(error, io, style, json);
   }
@@ -173,5 +180,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
 /** Entry point of bin/lore.js. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // A reader that stops early (`lore list | head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   process.exitCode = await run(argv, { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
 }

@@ -77,6 +77,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'dag rm', group: 'Thought DAG', summary: 'delete a node (tombstones; --cascade for what follows)', load: () => import('./commands/dag-rm.js') },
 
   // Commit guard (issue 7): add entries below this line.
+  { name: 'check', group: 'Commit guard', summary: 'check a change against the prohibitions: staged, a range of commits, or files', load: () => import('./commands/check.js') },
+  { name: 'diff', group: 'Commit guard', summary: 'summarise what changed in .knowledge/ between two refs, riskiest first (for PRs)', load: () => import('./commands/diff.js') },
+  { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook in this repository, chaining any existing hook", load: () => import('./commands/hook-install.js') },
+  { name: 'hook uninstall', group: 'Commit guard', summary: "remove lore's pre-commit hook and restore the hook it chained", load: () => import('./commands/hook-uninstall.js') },
+  { name: 'hook pre-commit', group: 'Commit guard', summary: 'the pre-commit hook: check the staged change, block on critical prohibitions', load: () => import('./commands/hook-pre-commit.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

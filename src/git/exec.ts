@@ -1,6 +1,6 @@
 // The only place lore runs git. Plain `git` through execFile: no shell, so paths and refs
 // can never be interpreted as commands.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { LoreError } from '../errors.js';
 
 export interface GitOptions {
@@ -42,4 +42,31 @@ export async function gitUser(cwd: string, env?: NodeJS.ProcessEnv): Promise<str
   const [name, email] = await Promise.all([get('user.name'), get('user.email')]);
   if (name === '' && email === '') return undefined;
   return email === '' ? name : name === '' ? `<${email}>` : `${name} <${email}>`;
+}
+
+/** Runs git with `input` on stdin and returns stdout as bytes (for `cat-file --batch`). */
+export function gitBytes(args: readonly string[], options: GitOptions & { input?: string }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args as string[], { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > (options.maxBuffer ?? 256 * 1024 * 1024)) child.kill();
+      out.push(chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
+    child.on('close', (code) => {
+      if (code === 0) return resolve(Buffer.concat(out));
+      const detail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`;
+      reject(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`));
+    });
+    if (child.stdin !== null) {
+      // git may exit before reading all of stdin (an unknown object id): not an error of ours.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input);
+    }
+  });
 }

@@ -8,13 +8,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
+import { cacheKey } from './cache-key.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
 import { listRecordFiles, parseRecord, readCapped, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
-/** Bump when parsing or the rules change in a way the schemas do not show. */
-const CACHE_FORMAT = 1;
 /** A file modified this close to the snapshot may have changed within the same mtime tick. */
 const RACY_MS = 2000;
 
@@ -31,19 +29,6 @@ interface Snapshot {
   key: string;
   writtenAt: number;
   files: Record<string, CachedFile>;
-}
-
-let rulesKey: string | undefined;
-
-/** Identifies the parser and rules that produced a snapshot: lore's version and the schemas. */
-function cacheKey(): string {
-  if (rulesKey === undefined) {
-    const hash = createHash('sha1').update(String(CACHE_FORMAT));
-    hash.update(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    for (const name of SCHEMA_NAMES) hash.update(readFileSync(SCHEMAS_DIR + schemaFileName(name)));
-    rulesKey = hash.digest('hex');
-  }
-  return rulesKey;
 }
 
 function snapshotPath(root: string, kind: RecordKindName): string {

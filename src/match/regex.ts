@@ -28,6 +28,8 @@ function wrap(source: string, compiled: RE2JS): SafeRegex {
     source,
     test: (text) => compiled.test(text),
     find: (text) => {
+      // test() is about three times cheaper than a Matcher, and most calls do not match.
+      if (!compiled.test(text)) return undefined;
       const matcher = compiled.matcher(text);
       return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined;
     },

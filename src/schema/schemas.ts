@@ -16,6 +16,7 @@ export const SCHEMA_NAMES = [
   'turn-state',
   'dag-line',
   'application-event',
+  'allow-record',
   'task-plan',
   'learning-capture',
   'rejection-event',

@@ -21,7 +21,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Whether a YYYY-MM-DD... string names a real calendar date (2025-02-30 does not). */
 export function isRealDate(text: string): boolean {
   const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps the years 0-99 to 1900-1999.
+  date.setUTCFullYear(y, m - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 

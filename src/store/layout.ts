@@ -8,7 +8,7 @@ import { assertValidId, entityFileStem } from './ids.js';
 export const KNOWLEDGE_DIR = '.knowledge';
 
 /** The YAML record kinds: one record per file. */
-export const RECORD_KINDS = ['recommendation', 'prohibition', 'learning', 'pending', 'role', 'gate', 'mode', 'override', 'entity'] as const;
+export const RECORD_KINDS = ['recommendation', 'prohibition', 'learning', 'pending', 'role', 'gate', 'mode', 'override', 'entity', 'allow'] as const;
 export type RecordKindName = (typeof RECORD_KINDS)[number];
 
 export interface RecordKind {
@@ -40,6 +40,7 @@ export const KINDS: Readonly<Record<RecordKindName, RecordKind>> = {
   mode: { name: 'mode', label: 'implementation modes', dir: 'modes', schema: 'implementation-mode', idField: 'id', stem: (id) => byId(id).replace(/^MODE-/, '') },
   override: { name: 'override', label: 'project overrides', dir: 'overrides', schema: 'project-overrides', idField: undefined, stem: byId },
   entity: { name: 'entity', label: 'graph entities', dir: 'graph/entities', schema: 'graph-entity', idField: 'name', stem: entityFileStem },
+  allow: { name: 'allow', label: 'allowlist records', dir: 'allow', schema: 'allow-record', idField: 'id', stem: byId },
 };
 
 /** The knowledge-entry kinds, by the entry type they hold. */

@@ -3,7 +3,7 @@
 import { globProblem } from '../match/glob.js';
 import { regexProblem } from '../match/regex.js';
 import { fieldPath, isRealDate, type SchemaIssue } from '../schema/validate.js';
-import type { GateOverride, GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, PathConstraint, ProjectOverrides, RoleConstraints } from '../types.js';
+import type { AllowRecord, GateOverride, GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, PathConstraint, ProjectOverrides, RoleConstraints } from '../types.js';
 import { KINDS, type RecordKindName } from './layout.js';
 
 const issue = (pointer: string, message: string, atKey = false): SchemaIssue => ({ pointer, locatePointer: pointer, atKey, message });
@@ -102,6 +102,11 @@ export function checkRecord(kind: RecordKindName, value: unknown, stem: string):
       for (const [taskType, entry] of Object.entries(overrides.quality_gate_configs ?? {})) {
         entry?.overrides.forEach((override: GateOverride, index: number) => checkRange(issues, `/quality_gate_configs/${taskType}/overrides/${index}/complexity_range`, override.complexity_range));
       }
+      break;
+    }
+    case 'allow': {
+      const allow = value as AllowRecord;
+      checkPatterns(issues, 'paths', allow.paths, globProblem);
       break;
     }
     case 'entity': {

@@ -3,14 +3,17 @@
 // turn_number, then the newest timestamp, then the later line: never simply the last line.
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { isErrno, LoreError, UsageError, type Problem } from '../errors.js';
-import { git } from '../git/exec.js';
-import { replayLog, replayLogText, type LogLine, type ReplayOptions } from '../log/ndjson.js';
+import { isErrno, type Problem } from '../errors.js';
+import { readAtRef } from '../git/objects.js';
+import { replayLog, replayLogText, type ReplayOptions } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { assertValidId } from '../store/ids.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { FeatureCompletion, TurnState } from '../types.js';
+import { compareTurns } from './order.js';
+
+export { compareTurns, latestTurn } from './order.js';
 
 /** Consecutive `revise` verdicts on one task after which the coach's escalate_when rule applies. */
 export const ESCALATION_STREAK = 3;
@@ -75,11 +78,6 @@ export async function listTurnFeatures(root: string, project: string): Promise<s
   }
 }
 
-/** Orders turns: turn_number, then timestamp, then line order (replay keeps the line). */
-export function compareTurns(a: LogLine<TurnState>, b: LogLine<TurnState>): number {
-  return a.value.turn_number - b.value.turn_number || Date.parse(a.value.timestamp) - Date.parse(b.value.timestamp) || a.line - b.line;
-}
-
 function lineCheck(feature: string): (value: unknown) => string | undefined {
   return (value) => {
     const issues = validateAgainst('turn-state', value);
@@ -87,23 +85,6 @@ function lineCheck(feature: string): (value: unknown) => string | undefined {
     const owner = (value as { feature_id?: string }).feature_id;
     return owner !== undefined && owner !== feature ? `belongs to feature ${owner}, not ${feature}` : undefined;
   };
-}
-
-/** The log's text as committed in `ref`; undefined when that commit has no such file. */
-async function committedText(root: string, path: string, ref: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (ref.startsWith('-') || ref.includes(':')) throw new UsageError(`"${ref}" is not a revision lore will pass to git`, 'give a branch, tag or commit, e.g. --ref HEAD or --ref origin/main');
-  const options = { cwd: root, ...(env === undefined ? {} : { env }) };
-  const rel = relative(root, path).split(sep).join('/');
-  try {
-    return await git(['show', `${ref}:./${rel}`], options);
-  } catch (error) {
-    try {
-      await git(['cat-file', '-e', `${ref}^{commit}`], options);
-    } catch {
-      throw new LoreError('GIT', `could not read turns at ${ref}: ${(error as Error).message}`, { cause: error, hint: 'is the store in a git repository, and is the revision right?' });
-    }
-    return undefined; // the commit exists but holds no log for this feature yet
-  }
 }
 
 /**
@@ -122,26 +103,14 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   if (ref === undefined) {
     result = await replayLog<TurnState>(path, replay);
   } else {
-    result = replayLogText<TurnState>((await committedText(store.root, path, ref, options.env)) ?? '', replay);
+    const where = { cwd: store.root, ...(options.env === undefined ? {} : { env: options.env }) };
+    const text = await readAtRef(where, ref, relative(store.root, path).split(sep).join('/'));
+    result = replayLogText<TurnState>(text?.toString('utf8') ?? '', replay);
   }
   const lines = [...result.records.values()];
   const completion = lines.find((l) => (l.value as unknown as FeatureCompletion).completed === true)?.value as unknown as FeatureCompletion | undefined;
   const turns = lines.filter((l) => (l.value as unknown as FeatureCompletion).completed !== true).sort(compareTurns).map((l) => l.value);
   return { project, feature, file, ...(ref === undefined ? {} : { ref }), turns, ...(completion === undefined ? {} : { completion }), problems: result.problems };
-}
-
-/**
- * The latest turn: highest turn_number, then newest timestamp, then the later one in the list.
- *
- * @example
- * latestTurn((await readTurnLog({ store, project, feature: 'FEAT-001' })).turns)?.turn_number; // → 3
- */
-export function latestTurn(turns: readonly TurnState[]): TurnState | undefined {
-  let latest: TurnState | undefined;
-  for (const turn of turns) {
-    if (latest === undefined || turn.turn_number > latest.turn_number || (turn.turn_number === latest.turn_number && Date.parse(turn.timestamp) >= Date.parse(latest.timestamp))) latest = turn;
-  }
-  return latest;
 }
 
 /** How many `revise` verdicts in a row a task has had, counting back from its latest turn. */

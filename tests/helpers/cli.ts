@@ -25,6 +25,8 @@ export function lore(args: string[], options: RunOptions): Promise<CliResult> {
       if (error !== null && typeof error.code !== 'number') return reject(error);
       resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
     });
+    // The child may exit before reading its input; that is not a test failure.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.input ?? '');
   });
 }

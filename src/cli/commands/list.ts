@@ -4,7 +4,7 @@ import { loadUsageStats, NO_USAGE, type UsageStats } from '../../knowledge/stats
 import { ENTRY_KINDS, KINDS, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
 import { readRecordsCached } from '../../indexer/record-cache.js';
 import type { StoreRecord } from '../../store/read.js';
-import type { GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, ProjectOverrides, RoleConstraints } from '../../types.js';
+import type { AllowRecord, GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, ProjectOverrides, RoleConstraints } from '../../types.js';
 import { defineCommand } from '../command.js';
 import { plural, table } from '../format.js';
 import { FILTER_OPTIONS, filterFromFlags, usageText } from '../_knowledge.js';
@@ -16,7 +16,8 @@ const KIND_WORDS: Record<string, readonly RecordKindName[]> = {
 };
 for (const kind of RECORD_KINDS) {
   KIND_WORDS[kind] = [kind];
-  KIND_WORDS[KINDS[kind].label.split(' ').pop()!] ??= [kind];
+  const last = KINDS[kind].label.split(' ').pop()!;
+  if (last !== 'records') KIND_WORDS[last] ??= [kind];
   KIND_WORDS[`${kind}s`] ??= [kind];
 }
 
@@ -57,6 +58,10 @@ export function summarise(record: StoreRecord): string {
       const roles = Object.keys(o.role_constraints ?? {});
       const gates = Object.keys(o.quality_gate_configs ?? {});
       return `project ${record.id}: ${roles.length > 0 ? `roles ${roles.join(', ')}` : 'no role additions'}; ${gates.length > 0 ? `gates ${gates.join(', ')}` : 'no gate overrides'}`;
+    }
+    case 'allow': {
+      const a = record.value as AllowRecord;
+      return `allows ${a.entry} on ${a.paths.join(', ')}${a.expires === undefined ? '' : ` until ${a.expires}`}: ${a.reason}`;
     }
     case 'entity': {
       const e = record.value as GraphEntityRecord;

@@ -1,0 +1,48 @@
+// Output shared by `lore check` and `lore hook pre-commit`.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
+import type { CheckReport } from '../../guard/_evaluate.js';
+import { toSarif } from '../../guard/report-sarif.js';
+import { findingLines, scannedLine, toMarkdown, verdict } from '../../guard/report-text.js';
+import type { CommandContext } from '../command.js';
+
+export const FORMATS = ['text', 'json', 'sarif', 'markdown'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function formatOf(ctx: CommandContext): Format {
+  const format = ctx.json ? 'json' : (ctx.string('format') ?? 'text');
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`unknown format "${format}"`, `formats: ${FORMATS.join(', ')}`);
+  return format as Format;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** Prints a check report; returns the exit code (1 when blocked). */
+export function printReport(ctx: CommandContext, report: CheckReport, format: Format, write: (text: string) => void = ctx.print): number {
+  if (format === 'json') write(JSON.stringify(report, null, 2));
+  else if (format === 'sarif') write(JSON.stringify(toSarif(report, version()), null, 2));
+  else if (format === 'markdown') write(toMarkdown(report).trimEnd());
+  else {
+    const { style } = ctx;
+    const lines = [`lore: ${scannedLine(report)}`];
+    if (report.role === undefined && ctx.flag('verbose')) lines.push('lore: no role known (LORE_ROLE, git config lore.role, the committed turn log): no role guard');
+    for (const f of report.outcome.active) lines.push('', ...findingLines(f, f.priority === 'critical' ? style.red('BLOCKED') : style.yellow('warning')));
+    if (ctx.flag('verbose')) {
+      for (const f of report.outcome.suppressed) lines.push('', ...findingLines(f, style.dim('suppressed')).slice(0, 2), `  reason: ${f.reason}`);
+      for (const f of report.outcome.allowed) lines.push('', ...findingLines(f, style.dim('allowed')).slice(0, 2), `  by ${f.allowFile}`);
+    }
+    const quiet = [
+      report.outcome.suppressed.length > 0 ? `${report.outcome.suppressed.length} suppressed by lore-allow` : '',
+      report.outcome.allowed.length > 0 ? `${report.outcome.allowed.length} allowed by .knowledge/allow/` : '',
+      report.outcome.baselined.length > 0 ? `${report.outcome.baselined.length} in the baseline` : '',
+    ].filter(Boolean);
+    if (quiet.length > 0) lines.push('', `lore: also ${quiet.join(', ')}${ctx.flag('verbose') ? '' : ' (--verbose lists them)'}`);
+    for (const note of report.outcome.notes) lines.push(`lore: note: ${note}`);
+    const line = `lore: ${verdict(report)}`;
+    lines.push('', report.blocked ? style.red(line) : report.outcome.active.length > 0 ? style.yellow(line) : style.green(line));
+    write(lines.join('\n'));
+  }
+  return report.blocked ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+import { checkStaged } from '../../guard/check.js';
+import { defineCommand } from '../command.js';
+import { printReport } from './_guard-output.js';
+
+export const command = defineCommand({
+  name: 'hook pre-commit',
+  summary: 'the pre-commit hook: check the staged change, block on critical prohibitions',
+  usage: '[options]',
+  description: [
+    'What hooks/pre-commit runs. Checks the staged change as git will commit it (also for git commit -a',
+    'and git commit <path>, through GIT_INDEX_FILE). Exit 1 blocks the commit on a critical finding; exit 2',
+    'blocks it when the check cannot run (invalid store, git failure): it fails closed.',
+    'LORE_SKIP=1 skips the hook, visibly; CI still checks the range.',
+  ].join('\n'),
+  options: { verbose: { type: 'boolean', description: 'also list suppressed and allowed findings, and the role decision' } },
+  positionals: [0, 0],
+  json: false,
+  examples: ['lore hook pre-commit', 'LORE_SKIP=1 git commit -m "..."   # skip the hook, visibly'],
+  async run(ctx) {
+    if (ctx.env.LORE_SKIP === '1') {
+      ctx.note('lore: LORE_SKIP=1: the pre-commit check was skipped (CI still checks the range)');
+      return 0;
+    }
+    const report = await checkStaged({ cwd: ctx.cwd, env: ctx.env });
+    // Hooks talk on stderr: git shows it, and stdout stays free for the commit's own tools.
+    return printReport(ctx, report, 'text', ctx.note);
+  },
+});

@@ -1,0 +1,131 @@
+// What every commit-guard check shares: reading both sides' rules, scanning, the role guard,
+// suppressions. The rules are the union of those already committed and those in the change, so
+// a change can add a rule that binds itself but never weaken one to let itself through.
+import type { Problem } from '../errors.js';
+import { LoreError } from '../errors.js';
+import { gitTopLevel } from '../git/exec.js';
+import { readAtRef } from '../git/objects.js';
+import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import type { StoreRecord } from '../store/read.js';
+import type { AllowRecord, KnowledgeEntry } from '../types.js';
+import { isApplicable, priorityRank } from '../knowledge/applicable.js';
+import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
+import { compileRules, patternLiteral, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
+import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
+export type { Finding, Scanned };
+import { applySuppressions, type Outcome } from './suppress.js';
+export type { Outcome };
+
+export const GUARD_KINDS = ['prohibition', 'allow', 'role', 'override'] as const;
+
+export interface CheckOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now?: Date;
+  /** Fingerprints of findings to ignore (lore check --baseline). */
+  baseline?: ReadonlySet<string>;
+}
+
+export interface CheckReport {
+  mode: 'staged' | 'range' | 'files';
+  root: string;
+  range?: { spec: string; base: string; head: string; mergeBase: string; commits: string[] };
+  scanned: Scanned;
+  /** How many prohibitions applied, and how many of those the change itself added or changed. */
+  rules: { applied: number; fromChange: number };
+  project: string | undefined;
+  role: KnownRole | undefined;
+  outcome: Outcome;
+  /** A critical finding is active: the commit (or range) is refused. */
+  blocked: boolean;
+}
+
+export type Where = { cwd: string; env: NodeJS.ProcessEnv };
+
+/** Fails closed: a store the guard cannot read blocks the commit (exit 2), with the problems. */
+export function failOnProblems(problems: readonly Problem[]): void {
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) {
+    throw new LoreError('GUARD_FAILED', 'the commit guard cannot run: the knowledge it checks against is invalid', {
+      problems: errors,
+      hint: 'fix the files (lore validate), or skip the check visibly with LORE_SKIP=1',
+    });
+  }
+}
+
+function versions(records: ReadonlyArray<StoreRecord & { blob?: string }>, origin: RuleOrigin): RuleVersion[] {
+  return records.filter((r) => r.kind === 'prohibition').map((r) => ({ entry: r.value as KnowledgeEntry, origin, file: r.file, ...(r.blob === undefined ? {} : { identity: r.blob }) }));
+}
+
+export function allowsOf(records: readonly StoreRecord[]): Array<{ record: AllowRecord; file: string }> {
+  return records.filter((r) => r.kind === 'allow').map((r) => ({ record: r.value as AllowRecord, file: r.file }));
+}
+
+export interface Evaluation {
+  committed: GitRecords;
+  change: GitRecords;
+  changes: ChangeSet[];
+  allowsFor: (finding: Finding) => Array<{ record: AllowRecord; file: string }>;
+  lineText: (finding: Finding, line: number) => Promise<string | undefined>;
+  /** Role, feature and committed turn logs, read while the change itself was read. */
+  git: GitContext;
+  /** Remembers each pattern's literal between runs. */
+  cache: GitRecordCache;
+}
+
+/** Applies the rules of both sides to the change sets and sorts the findings. */
+export async function evaluate(where: Where, options: CheckOptions, input: Evaluation): Promise<Omit<CheckReport, 'mode' | 'root'>> {
+  const now = options.now ?? new Date();
+  const project = input.change.config.project ?? input.committed.config.project;
+  const role = await resolveRole(where, input.git, project);
+  const ctx = { now, projectId: project, agentType: role?.role };
+  const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
+  const applied = all.filter((v) => isApplicable(v.entry, ctx));
+  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
+  if (role !== undefined) {
+    const rules = roleRules(role.role, project, [...input.committed.records, ...input.change.records]);
+    for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
+  }
+  await input.cache.save();
+  // Riskiest first, then by place, so reports read top-down.
+  findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || a.path.localeCompare(b.path) || (a.line ?? 0) - (b.line ?? 0));
+  const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
+  const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
+  for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
+  return {
+    scanned, project, role, outcome,
+    rules: { applied: applied.length, fromChange: applied.filter((v) => v.origin === 'change').length },
+    blocked: outcome.active.some((f) => f.priority === 'critical'),
+  };
+}
+
+/** Memoised line reader for files as committed at a ref (`:` is the index). */
+export function lineReader(where: Where, refOf: (finding: Finding) => string): (finding: Finding, line: number) => Promise<string | undefined> {
+  const files = new Map<string, Promise<string[] | undefined>>();
+  return async (finding, line) => {
+    const key = `${refOf(finding)}\0${finding.path}`;
+    if (!files.has(key)) {
+      const ref = refOf(finding);
+      files.set(key, readAtRef(where, ref === ':' ? '' : ref, finding.path).then((b) => b?.toString('utf8').split('\n')));
+    }
+    return (await files.get(key))?.[line - 1];
+  };
+}
+
+export const DIFF_FLAGS = ['-U0', '--no-ext-diff', '--no-color', '--no-textconv', '-M', '--diff-filter=ACMR'];
+
+/** The repository root, or a clear error outside one. */
+export async function repoRoot(where: Where): Promise<string> {
+  const root = await gitTopLevel(where.cwd, where.env);
+  if (root === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
+  return root;
+}
+
+
+/** Reads the guard's records on both sides (through the blob cache) and fails closed on problems; also the git context. */
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext }> {
+  const cache = new GitRecordCache(where.cwd);
+  const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
+  failOnProblems([...committed.problems, ...change.problems]);
+  return { committed, change, cache, git };
+}

@@ -1,0 +1,35 @@
+// Baselines: findings already known, by fingerprint, so a team can adopt a rule without fixing
+// every old hit first. `lore check --write-baseline FILE` writes one; `--baseline FILE` uses it.
+import { readFile } from 'node:fs/promises';
+import { LoreError, isErrno } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Finding } from './scan.js';
+
+interface BaselineFile {
+  version: 1;
+  findings: Array<{ fingerprint: string; entryId: string; path: string }>;
+}
+
+/** Reads a baseline's fingerprints; a missing or malformed file is an error naming it. */
+export async function readBaseline(path: string): Promise<Set<string>> {
+  let parsed: BaselineFile;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8')) as BaselineFile;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `no baseline at ${path}`, { hint: 'write one with lore check --write-baseline FILE' });
+    throw new LoreError('PARSE', `the baseline ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed?.version !== 1 || !Array.isArray(parsed.findings) || parsed.findings.some((f) => typeof f?.fingerprint !== 'string')) {
+    throw new LoreError('PARSE', `${path} is not a lore baseline (expected { "version": 1, "findings": [{ "fingerprint": ... }] })`);
+  }
+  return new Set(parsed.findings.map((f) => f.fingerprint));
+}
+
+/** Writes the findings as a baseline (sorted, so it diffs well). */
+export async function writeBaseline(path: string, findings: readonly Finding[]): Promise<number> {
+  const unique = new Map(findings.map((f) => [f.fingerprint, { fingerprint: f.fingerprint, entryId: f.entryId, path: f.path }]));
+  const sorted = [...unique.values()].sort((a, b) => a.entryId.localeCompare(b.entryId) || a.path.localeCompare(b.path) || a.fingerprint.localeCompare(b.fingerprint));
+  const file: BaselineFile = { version: 1, findings: sorted };
+  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
+  return sorted.length;
+}

@@ -1,0 +1,37 @@
+// The commit guard's checks of the staged change (what `git commit` will record) and of files
+// in the working tree. Ranges of commits (CI) are in check-range.ts.
+import { git } from '../git/exec.js';
+import { parseDiff, type ChangedFile } from '../git/diff.js';
+import { allowsOf, DIFF_FLAGS, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
+
+/** Checks the staged change exactly as git will commit it (GIT_INDEX_FILE is respected). */
+export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
+  const root = await repoRoot(options);
+  const where = { cwd: root, env: options.env };
+  const [diff, { committed, change, cache, git: context }] = await Promise.all([
+    git(['-c', 'core.quotePath=false', 'diff', '--cached', ...DIFF_FLAGS], where),
+    readBothSides(where, { ref: 'HEAD' }, { index: true }),
+  ]);
+  const result = await evaluate(where, options, {
+    committed, change, cache, git: context, changes: [{ files: parseDiff(diff) }],
+    allowsFor: () => allowsOf(committed.records),
+    lineText: lineReader(where, () => ':'),
+  });
+  return { mode: 'staged', root, ...result };
+}
+
+/** Checks files of the working tree, whole, against the rules at HEAD and in the index. */
+export async function checkFiles(options: CheckOptions & { paths: readonly string[] }): Promise<CheckReport> {
+  const root = await repoRoot(options);
+  const where = { cwd: root, env: options.env };
+  const { readWorkingFiles } = await import('./working-files.js');
+  const { committed, change, cache, git: context } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
+  const files: ChangedFile[] = await readWorkingFiles(root, options.cwd, options.paths);
+  const result = await evaluate(where, options, {
+    committed, change, cache, git: context, changes: [{ files }],
+    allowsFor: () => allowsOf([...committed.records, ...change.records]),
+    lineText: async (finding, line) => files.find((f) => f.path === finding.path)?.added[line - 1]?.text,
+  });
+  return { mode: 'files', root, ...result };
+}
+

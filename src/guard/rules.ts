@@ -1,0 +1,140 @@
+// Compiling prohibitions into matchers for the commit guard. Every matcher carries the literal
+// text it cannot match without; scanning first finds which literals occur (one pass over the
+// paths, one over the added lines) and runs only those matchers' expressions.
+import { compileGlob, globToRegexSource } from '../match/glob.js';
+import { compileRegex, type SafeRegex } from '../match/regex.js';
+import type { KnowledgeEntry } from '../types.js';
+import { LiteralSet } from './aho-corasick.js';
+import { requiredLiteral, type RequiredLiteral } from './literals.js';
+
+/** Where a version of a rule comes from: already committed, in the change, or the same in both. */
+export type RuleOrigin = 'committed' | 'change' | 'both';
+
+export interface RuleVersion {
+  entry: KnowledgeEntry;
+  origin: RuleOrigin;
+  /** The file the rule was read from. */
+  file: string;
+  /** The content's identity (a git blob id), when known: equal identities are equal versions. */
+  identity?: string;
+}
+
+export interface Matcher {
+  id: number;
+  rule: RuleVersion;
+  kind: 'pattern' | 'glob' | 'content';
+  /** The pattern, glob or regex as written in the entry. */
+  text: string;
+  test(subject: string): { index: number; text: string } | undefined;
+  literal?: RequiredLiteral;
+}
+
+export interface MatcherSet {
+  matchers: Matcher[];
+  /** Matchers without a usable literal: always run. */
+  always: Matcher[];
+  literals: LiteralSet;
+  byId: Map<number, Matcher>;
+  /** Matchers with the same kind and pattern share one compiled test and run once. */
+  groupOf: Map<Matcher, readonly Matcher[]>;
+  alwaysGroups: ReadonlyArray<readonly Matcher[]>;
+  /** Per group, the call that last visited it: dedupes groups without allocating per call. */
+  visited: Map<readonly Matcher[], number>;
+  calls: number;
+}
+
+/** Unions the versions of the rules: identical versions merge into one with origin 'both'. */
+export function unionVersions(committed: readonly RuleVersion[], change: readonly RuleVersion[]): RuleVersion[] {
+  const seen = new Map<string, RuleVersion>();
+  for (const version of [...committed, ...change]) {
+    const key = version.identity ?? JSON.stringify(version.entry);
+    const existing = seen.get(key);
+    if (existing === undefined) seen.set(key, { ...version });
+    else if (existing.origin !== version.origin) existing.origin = 'both';
+  }
+  return [...seen.values()];
+}
+
+/** A matcher's test, compiled on first use: most matchers never run (their literal is absent). */
+function lazy(compile: () => Matcher['test']): Matcher['test'] {
+  let test: Matcher['test'] | undefined;
+  return (subject) => (test ??= compile())(subject);
+}
+
+function finder(source: string): Matcher['test'] {
+  return lazy(() => {
+    const regex: SafeRegex = compileRegex(source);
+    return (subject) => regex.find(subject);
+  });
+}
+
+function matcherSet(matchers: Matcher[]): MatcherSet {
+  const always = matchers.filter((m) => m.literal === undefined);
+  const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text.toLowerCase() })));
+  const groups = new Map<string, Matcher[]>();
+  for (const m of matchers) {
+    const key = `${m.kind}\0${m.text}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [m]);
+    else {
+      // Share the first matcher's (lazily compiled) test.
+      m.test = group[0]!.test;
+      group.push(m);
+    }
+  }
+  const groupOf = new Map<Matcher, readonly Matcher[]>();
+  for (const group of groups.values()) for (const m of group) groupOf.set(m, group);
+  const alwaysGroups = [...new Set(always.map((m) => groupOf.get(m)!))];
+  return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])), groupOf, alwaysGroups, visited: new Map(), calls: 0 };
+}
+
+/** Compiles the path and content matchers of the given rule versions; `literalOf` may remember literals between runs. */
+export function compileRules(versions: readonly RuleVersion[], literalOf: (source: string) => RequiredLiteral | undefined = patternLiteral): { paths: MatcherSet; content: MatcherSet } {
+  const withLiteral = (source: string): { literal?: RequiredLiteral } => {
+    const literal = literalOf(source);
+    return literal === undefined ? {} : { literal };
+  };
+  const paths: Matcher[] = [];
+  const content: Matcher[] = [];
+  let id = 0;
+  for (const rule of versions) {
+    for (const pattern of rule.entry.patterns ?? []) {
+      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), ...withLiteral(pattern) });
+    }
+    for (const glob of rule.entry.globs ?? []) {
+      const test = lazy(() => {
+        const compiled = compileGlob(glob);
+        return (subject: string) => (compiled.test(subject) ? { index: 0, text: subject } : undefined);
+      });
+      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...(glob.startsWith('!') ? {} : withLiteral(`glob:${glob}`)) });
+    }
+    for (const regex of rule.entry.content ?? []) {
+      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...withLiteral(regex) });
+    }
+  }
+  return { paths: matcherSet(paths), content: matcherSet(content) };
+}
+
+/** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation). */
+export function patternLiteral(source: string): RequiredLiteral | undefined {
+  return requiredLiteral(source.startsWith('glob:') ? globToRegexSource(source.slice(5)) : source);
+}
+
+/**
+ * Calls `visit` for each distinct test that may match `subject` (those whose literal occurs in it,
+ * and those without one), with every matcher sharing that test: identical patterns run once.
+ */
+export function forCandidates(set: MatcherSet, subject: string, visit: (matchers: readonly Matcher[]) => void): void {
+  if (set.matchers.length === 0) return;
+  const call = ++set.calls;
+  for (const group of set.alwaysGroups) visit(group);
+  set.literals.search(subject.toLowerCase(), (id) => {
+    const matcher = set.byId.get(id)!;
+    const group = set.groupOf.get(matcher)!;
+    if (set.visited.get(group) === call) return;
+    // The automaton compares lower-cased text; a case-sensitive literal must occur as written.
+    if (!matcher.literal!.ignoreCase && !subject.includes(matcher.literal!.text)) return;
+    set.visited.set(group, call);
+    visit(group);
+  });
+}

@@ -1,0 +1,102 @@
+// Scanning a change: paths against path matchers, added lines against content matchers, in the
+// prefilter-first order. Produces findings with stable fingerprints; says what it scanned.
+import { createHash } from 'node:crypto';
+import type { ChangedFile } from '../git/diff.js';
+import type { Priority } from '../types.js';
+import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
+
+export interface Scanned {
+  commits: number;
+  files: number;
+  lines: number;
+  bytes: number;
+}
+
+export interface Finding {
+  entryId: string;
+  title: string;
+  priority: Priority;
+  /** Where the rule comes from: already committed, added by the change, or both. */
+  origin: RuleOrigin;
+  /** The file the rule was read from. */
+  ruleFile: string;
+  kind: 'path' | 'content' | 'role';
+  /** The pattern, glob or regex that matched (for role findings, the constraint's text). */
+  matcher: string;
+  path: string;
+  /** How the change touches the file (for path findings: what to advise). */
+  change?: ChangedFile['status'];
+  line?: number;
+  column?: number;
+  commit?: string;
+  /** The matched text, redacted when the entry is secret-like. */
+  text: string;
+  secret: boolean;
+  /** Hash of entry id, path and normalised matched text: no line numbers, no timestamps. */
+  fingerprint: string;
+}
+
+/** The input of one scan: the files of one commit, or of the index. */
+export interface ChangeSet {
+  commit?: string;
+  files: ChangedFile[];
+}
+
+/** A stable identity for a finding, for baselines and code-scanning tools. */
+export function fingerprint(entryId: string, path: string, text: string): string {
+  return createHash('sha256').update(`${entryId}\0${path}\0${text.trim().replace(/\s+/g, ' ')}`).digest('hex').slice(0, 32);
+}
+
+/** Hides the matched text of secret-like entries, keeping only its length. */
+export function redact(text: string, secret: boolean): string {
+  return secret ? `[redacted: ${text.length} characters]` : text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+function finding(matcher: Matcher, path: string, raw: string, at: { line?: number; column?: number; commit?: string; change?: ChangedFile['status'] }): Finding {
+  const { entry } = matcher.rule;
+  const secret = entry.secret === true;
+  return {
+    entryId: entry.id, title: entry.title, priority: entry.priority, origin: matcher.rule.origin, ruleFile: matcher.rule.file,
+    kind: matcher.kind === 'content' ? 'content' : 'path', matcher: matcher.text, path, ...at,
+    text: redact(raw, secret), secret, fingerprint: fingerprint(entry.id, path, raw),
+  };
+}
+
+const RANK: Record<Priority, number> = { critical: 3, high: 2, medium: 1, low: 0 };
+
+/** Keeps one finding per (entry, path, line, commit): the one of the highest priority. */
+export function dedupe(findings: readonly Finding[]): Finding[] {
+  const kept = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = `${f.entryId}\0${f.path}\0${f.line ?? ''}\0${f.commit ?? ''}\0${f.kind}`;
+    const existing = kept.get(key);
+    if (existing === undefined || RANK[f.priority] > RANK[existing.priority]) kept.set(key, f);
+  }
+  return [...kept.values()];
+}
+
+/** Scans change sets against compiled matchers. */
+export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }): { findings: Finding[]; scanned: Scanned } {
+  const findings: Finding[] = [];
+  const scanned: Scanned = { commits: 0, files: 0, lines: 0, bytes: 0 };
+  for (const change of changes) {
+    if (change.commit !== undefined) scanned.commits++;
+    const at = change.commit === undefined ? {} : { commit: change.commit };
+    for (const file of change.files) {
+      scanned.files++;
+      forCandidates(matchers.paths, file.path, (group) => {
+        if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
+      });
+      if (file.binary) continue;
+      for (const added of file.added) {
+        scanned.lines++;
+        scanned.bytes += Buffer.byteLength(added.text) + 1;
+        forCandidates(matchers.content, added.text, (group) => {
+          const match = group[0]!.test(added.text);
+          if (match !== undefined) for (const m of group) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
+        });
+      }
+    }
+  }
+  return { findings: dedupe(findings), scanned };
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { lore } from './helpers/cli.js';
+import { envWithLore, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
+import { gitSync, writeFiles } from './helpers/temp.js';
+
+const KEY_RULE = prohibition('pro-key', { content: ['-----BEGIN ([A-Z]+ )?PRIVATE KEY-----'], secret: true });
+
+/** Runs git (a commit, with hooks) and reports its exit code and output instead of throwing. */
+function gitRun(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, env }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stderr }));
+  });
+}
+
+const head = (repo: string): string => gitSync(repo, ['rev-parse', 'HEAD']).trim();
+
+describe('the installed pre-commit hook', () => {
+  it('blocks git commit -a and git commit <path>, which commit through a temporary index', async (t) => {
+    const env = envWithLore(t);
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE, 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    const before = head(repo);
+
+    writeFiles(repo, { 'a.txt': `a\n${KEY_HEADER}\n` });
+    const all = await gitRun(repo, ['commit', '-a', '-m', 'with -a'], env);
+    assert.equal(all.code, 1);
+    assert.match(all.stderr, /BLOCKED pro-key \[critical\] Title of pro-key\n {2}a\.txt:2:1: matched "\[redacted: 31 characters\]"/);
+    assert.equal(head(repo), before);
+
+    // Nothing is staged; `git commit a.txt` takes the file from the working tree.
+    const byPath = await gitRun(repo, ['commit', '-m', 'by path', 'a.txt'], env);
+    assert.equal(byPath.code, 1);
+    assert.match(byPath.stderr, /lore: scanned the staged change: 1 file, 1 added line/);
+
+    // The reverse: a staged violation that `git commit b.txt` leaves out does not block it.
+    gitSync(repo, ['add', 'a.txt']);
+    writeFiles(repo, { 'b.txt': 'b\nfine\n' });
+    const other = await gitRun(repo, ['commit', '-m', 'only b', 'b.txt'], env);
+    assert.equal(other.code, 0, other.stderr);
+    assert.match(other.stderr, /lore: passed: no prohibition matched/);
+  });
+
+  it('lets LORE_SKIP=1 through, visibly', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    const env = envWithLore(t);
+    await lore(['hook', 'install'], { cwd: repo, env });
+    writeFiles(repo, { 'k.txt': `${KEY_HEADER}\n` });
+    gitSync(repo, ['add', '-A']);
+    const skipped = await gitRun(repo, ['commit', '-m', 'skip'], envWithLore(t, { LORE_SKIP: '1' }));
+    assert.deepEqual([skipped.code, skipped.stderr], [0, 'lore: LORE_SKIP=1: the pre-commit check was skipped\n']);
+  });
+
+  it('chains an existing hook instead of overwriting it, and uninstall restores it', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    const env = envWithLore(t);
+    const hook = join(repo, '.git/hooks/pre-commit');
+    const original = '#!/bin/sh\necho "existing hook ran" >&2\n[ -f block-me ] && exit 3\nexit 0\n';
+    writeFileSync(hook, original);
+    chmodSync(hook, 0o755);
+    const install = await lore(['hook', 'install'], { cwd: repo, env });
+    assert.equal(install.stdout, `installed lore's pre-commit hook in ${hook} (the existing hook now runs first, from ${hook}.lore-chained)\n`);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).stdout, `lore's pre-commit hook is already installed in ${hook}\n`);
+    const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'hooks', status: 'already-installed' }]);
+
+    writeFiles(repo, { 'ok.txt': 'fine\n' });
+    gitSync(repo, ['add', '-A']);
+    const ok = await gitRun(repo, ['commit', '-m', 'ok'], env);
+    assert.equal(ok.code, 0);
+    assert.match(ok.stderr, /^existing hook ran\nlore: scanned the staged change/);
+    writeFiles(repo, { 'block-me': 'x\n' });
+    gitSync(repo, ['add', '-A']);
+    const before = head(repo);
+    const refused = await gitRun(repo, ['commit', '-m', 'chained says no'], env);
+    // git exits 1 whatever the hook's code; the chained hook stopped it before lore ran.
+    assert.deepEqual([refused.code, refused.stderr, head(repo)], [1, 'existing hook ran\n', before]);
+
+    const uninstall = await lore(['hook', 'uninstall'], { cwd: repo, env });
+    assert.equal(uninstall.stdout, `removed lore's pre-commit hook from ${hook}; the previous hook is back\n`);
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    assert.equal(existsSync(`${hook}.lore-chained`), false);
+  });
+
+  it("adds one line to husky's hook and removes only that line", async (t) => {
+    const repo = guardRepo(t);
+    const env = envWithLore(t);
+    mkdirSync(join(repo, '.husky/_'), { recursive: true });
+    writeFileSync(join(repo, '.husky/_/h'), '#!/usr/bin/env sh\n');
+    writeFileSync(join(repo, '.husky/pre-commit'), 'npm run lint\n');
+    gitSync(repo, ['config', 'core.hooksPath', '.husky/_']);
+    await lore(['hook', 'install'], { cwd: repo, env });
+    assert.equal(readFileSync(join(repo, '.husky/pre-commit'), 'utf8'), 'npm run lint\nnpx --no-install lore hook pre-commit # lore-hook-shim\n');
+    await lore(['hook', 'uninstall'], { cwd: repo, env });
+    assert.equal(readFileSync(join(repo, '.husky/pre-commit'), 'utf8'), 'npm run lint\n');
+  });
+
+  it('loads neither the YAML parser nor the schema validator when its cache is warm', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    writeFiles(repo, { 'a.txt': 'x\n' });
+    gitSync(repo, ['add', '-A']);
+    const trace = join(repo, '.git', 'trace.mjs');
+    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write('LOADED ' + Object.keys(require.cache).filter((k) => /node_modules\\/(yaml|ajv|re2js)\\//.test(k)).map((k) => k.split('node_modules/')[1].split('/')[0]).filter((v, i, a) => a.indexOf(v) === i).sort().join(',') + '\\n'));\n");
+    const run = (): Promise<{ stderr: string }> => new Promise((resolve) => {
+      execFile(process.execPath, ['--import', trace, join(import.meta.dirname, '../bin/lore.js'), 'hook', 'pre-commit'], { cwd: repo, env: envWithLore(t) }, (_e, _o, stderr) => resolve({ stderr }));
+    });
+    const cold = await run();
+    assert.match(cold.stderr, /LOADED ajv,re2js,yaml\n$/);
+    const warm = await run();
+    assert.match(warm.stderr, /LOADED \n$/);
+  });
+});

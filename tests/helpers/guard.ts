@@ -1,0 +1,32 @@
+// Builders for commit-guard tests: prohibitions as files, a repo with a store, `lore` on PATH.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { LORE_BIN } from './cli.js';
+import { gitRepo, tempDir, testEnv } from './temp.js';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+/** A prohibition record (as JSON text, which is valid YAML) with the given fields. */
+export function prohibition(id: string, fields: Record<string, unknown>): string {
+  return `${JSON.stringify({ id, type: 'prohibition', title: `Title of ${id}`, description: 'Do not.', scope: 'global', keywords: [], priority: 'critical', source: 'manual', createdAt: NOW, updatedAt: NOW, createdBy: 'test', enabled: true, ...fields }, null, 2)}\n`;
+}
+
+export const prohibitionPath = (id: string): string => `.knowledge/knowledge/prohibitions/${id}.yaml`;
+
+/** A repository with `.knowledge/config.yaml` (project demo) and the given files, committed. */
+export function guardRepo(t: TestContext, files: Record<string, string> = {}): string {
+  return gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: demo\n', 'README.md': '# demo\n', ...files });
+}
+
+/** An environment whose PATH has a `lore` that runs the built CLI (what installed hooks call). */
+export function envWithLore(t: TestContext, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const bin = join(tempDir(t, 'lore-bin-'), 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'lore'), `#!/bin/sh\nexec "${process.execPath}" "${LORE_BIN}" "$@"\n`);
+  chmodSync(join(bin, 'lore'), 0o755);
+  return testEnv({ PATH: `${bin}:${process.env.PATH}`, ...extra });
+}
+
+/** Private-key-like text built at run time, so this repository's own guard never sees the literal. */
+export const KEY_HEADER = ['-----BEGIN', 'RSA PRIVATE', 'KEY-----'].join(' ');
