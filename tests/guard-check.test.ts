@@ -243,6 +243,6 @@ describe('lore check --files', () => {
     const { code, json } = await loreJson<Report>(['check', '--files', 'k.txt'], { cwd: join(repo, 'sub') });
     assert.deepEqual([code, json.outcome.active.map((f) => [f.path, f.line])], [1, [['sub/k.txt', 2]]]);
     const missing = await lore(['check', '--files', 'nope.txt'], { cwd: repo });
-    assert.deepEqual([missing.code, missing.stderr], [2, 'error: no such file: nope.txt\n']);
+    assert.deepEqual([missing.code, missing.stderr], [2, 'error: nope.txt does not exist\n']);
   });
 });

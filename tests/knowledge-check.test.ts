@@ -150,7 +150,7 @@ describe('lore check-plan', () => {
       '',
     ].join('\n') });
     assert.deepEqual(await lore(['check-plan', '--task', 'task.json'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: give both --task and --plan, or neither and one { "task": ..., "plan": ... } object on stdin\n' });
-    assert.deepEqual(await lore(['check-plan', '--task', 'task.json', '--plan', 'nope.json'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: could not read nope.json: no such file\n' });
+    assert.deepEqual(await lore(['check-plan', '--task', 'task.json', '--plan', 'nope.json'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: nope.json does not exist\n' });
     assert.deepEqual(await lore(['check-plan'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: no task and plan given: pass --task FILE --plan FILE, or pipe { "task": ..., "plan": ... } to stdin\n' });
   });
 });

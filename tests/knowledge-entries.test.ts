@@ -83,7 +83,7 @@ describe('lore add', () => {
     assert.deepEqual([mismatch.code, mismatch.stderr.split('\n')[0]], [1, 'error: the entry says type learning, but a prohibition is being added']);
     const broken = await lore(['add', 'learning', '--from-file', '-'], { cwd: repo, input: 'title: [unclosed\n' });
     assert.equal(broken.code, 1);
-    assert.match(broken.stderr, /^error: could not read the entry in \(stdin\)\n\(stdin\):2:1: error: YAML syntax: /);
+    assert.match(broken.stderr, /^error: could not read the entry in <stdin>\n<stdin>:2:1: error: YAML syntax: /);
   });
 });
 

@@ -64,7 +64,7 @@ describe('lore export and import', () => {
     const imported = await lore(['import', '-', '--json'], { cwd: root, input: text });
     assert.equal(imported.code, 1);
     const error = (JSON.parse(imported.stdout) as { error: { message: string; problems: Array<{ line: number; pointer: string; message: string }> } }).error;
-    assert.equal(error.message, 'nothing was imported: (stdin) has 6 problems');
+    assert.equal(error.message, 'nothing was imported: <stdin> has 6 problems');
     assert.deepEqual(error.problems.map((p) => [p.line, p.pointer, p.message]), [
       [3, '/1/priority', 'priority must be one of low, medium, high, critical (found "urgent")'],
       [4, '/2/patterns/0', 'patterns[0] "(?<=x)y" is not a usable regular expression: invalid named capture: `(?<=x)y` (patterns use RE2 syntax and run in linear time, so back-references and lookaround are not available)'],
@@ -108,9 +108,9 @@ describe('lore export and import', () => {
 
   it('refuses a file that is not a list of entries, and an unknown policy', async (t) => {
     const { root } = await knowledgeStore(t, []);
-    assert.deepEqual(await lore(['import', '-'], { cwd: root, input: 'id: x\n' }), { code: 1, stdout: '', stderr: 'error: nothing was imported: (stdin) has 1 problem\n(stdin):1:1: error: expected a list of entries (a JSON array, or one JSON object per line)\n' });
+    assert.deepEqual(await lore(['import', '-'], { cwd: root, input: 'id: x\n' }), { code: 1, stdout: '', stderr: 'error: nothing was imported: <stdin> has 1 problem\n<stdin>:1:1: error: expected a list of entries (a JSON array, or one JSON object per line)\n' });
     assert.deepEqual(await lore(['import', 'x.json', '--on-conflict', 'replace'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: --on-conflict must be one of skip, overwrite, rename (found "replace")\n' });
-    assert.deepEqual(await lore(['import', 'x.json'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: could not read x.json: no such file\n' });
+    assert.deepEqual(await lore(['import', 'x.json'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: x.json does not exist\n' });
     assert.deepEqual(readdirSync(join(root, '.knowledge')), ['config.yaml']);
   });
 });

@@ -1,12 +1,9 @@
-// Parsing and output helpers shared by the knowledge-base commands: input files and stdin,
-// filter flags, enum and number flags, the task/plan input, warnings about skipped files.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { LoreError, UsageError, type Problem } from '../errors.js';
+// Parsing and output helpers shared by the knowledge-base commands: filter flags, enum and number flags, the task/plan input, warnings about skipped files.
+import { UsageError, type Problem } from '../errors.js';
 import type { KnowledgeFilter } from '../knowledge/filter.js';
-import type { InputText } from '../knowledge/task-input.js';
 import { suggest } from '../schema/suggest.js';
 import type { KnowledgeScope, KnowledgeSource, KnowledgeType, Priority, TaskPlanInput } from '../types.js';
+import { readInputText } from './_input.js';
 import type { CommandContext, OptionSpec } from './command.js';
 import { plural } from './format.js';
 
@@ -14,20 +11,6 @@ export const TYPES: readonly KnowledgeType[] = ['recommendation', 'prohibition',
 export const PRIORITY_VALUES: readonly Priority[] = ['low', 'medium', 'high', 'critical'];
 const SCOPES: readonly KnowledgeScope[] = ['global', 'project', 'agent_type'];
 const SOURCES: readonly KnowledgeSource[] = ['manual', 'task_success', 'task_failure', 'code_review', 'import'];
-
-/** Reads a file, or stdin for `-`. */
-export async function readInput(ctx: CommandContext, path: string): Promise<InputText> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return { text: Buffer.concat(chunks).toString('utf8'), file: '(stdin)' };
-  }
-  try {
-    return { text: await readFile(resolve(ctx.cwd, path), 'utf8'), file: path };
-  } catch (error) {
-    throw new LoreError('IO', `could not read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
-}
 
 /** Checks a flag value against its allowed values; plural types ("prohibitions") are accepted. */
 export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -114,8 +97,8 @@ export async function readTaskPlan(ctx: CommandContext): Promise<TaskPlanInput> 
   const { parseTaskPlan } = await import('../knowledge/task-input.js');
   const [task, plan] = [ctx.string('task'), ctx.string('plan')];
   if ((task === undefined) !== (plan === undefined)) throw new UsageError('give both --task and --plan, or neither and one { "task": ..., "plan": ... } object on stdin');
-  if (task !== undefined && plan !== undefined) return parseTaskPlan({ task: await readInput(ctx, task), plan: await readInput(ctx, plan) });
-  const combined = await readInput(ctx, '-');
+  if (task !== undefined && plan !== undefined) return parseTaskPlan({ task: await readInputText(ctx, task), plan: await readInputText(ctx, plan) });
+  const combined = await readInputText(ctx, '-');
   if (combined.text.trim() === '') throw new UsageError('no task and plan given: pass --task FILE --plan FILE, or pipe { "task": ..., "plan": ... } to stdin');
   return parseTaskPlan({ combined });
 }

@@ -22,7 +22,7 @@ export async function readWorkingFiles(root: string, cwd: string, paths: readonl
       if (!binary && lines[lines.length - 1] === '') lines.pop();
       files.push({ path, status: 'modified', binary, added: lines.map((text, i) => ({ line: i + 1, text })) });
     } catch (error) {
-      if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `no such file: ${given}`);
+      if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${given} does not exist`);
       throw error;
     }
   }

@@ -1,8 +1,6 @@
 // What the `lore graph ...` commands share: the --memory-file option, opening the back-end,
-// reading FILE or stdin, parsing k=v properties and integers, and reporting changes.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { isErrno, LoreError, UsageError, ValidationError } from '../../errors.js';
+// parsing k=v properties and integers, and reporting changes.
+import { LoreError, UsageError, ValidationError } from '../../errors.js';
 import { withPositions } from '../../graph/_json.js';
 import type { ApplyResult } from '../../graph/apply.js';
 import { resolveGraphBackend, type GraphBackend } from '../../graph/backend.js';
@@ -35,22 +33,6 @@ export async function loadGraph(ctx: CommandContext): Promise<{ backend: GraphBa
   const loaded = await backend.load();
   noteWarnings(ctx, loaded);
   return { backend, graph: loaded.graph };
-}
-
-/** Reads FILE, or stdin for `-` (or no FILE when stdin is not a terminal). */
-export async function readInput(ctx: CommandContext, file: string | undefined): Promise<{ text: string; source: string }> {
-  if (file === undefined || file === '-') {
-    if (file === undefined && (ctx.stdin as { isTTY?: boolean }).isTTY === true) throw new UsageError('no input: give a FILE, or - to read standard input');
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return { text: Buffer.concat(chunks).toString('utf8'), source: '<stdin>' };
-  }
-  try {
-    return { text: await readFile(resolve(ctx.cwd, file), 'utf8'), source: file };
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${file} does not exist`, { cause: error });
-    throw new LoreError('IO', `could not read ${file}: ${(error as Error).message}`, { cause: error });
-  }
 }
 
 /** `--prop key=value ...`: the value is JSON when it parses as JSON (5, true, ["a"]), a string otherwise. */

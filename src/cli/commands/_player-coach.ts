@@ -1,9 +1,6 @@
 // Shared parsing and wording for the player/coach commands (roles, gates, mode, prompt coach, turn).
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { isErrno, LoreError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Origin } from '../../entities/sources.js';
-import type { Store } from '../../store/open.js';
 import type { CommandContext, OptionSpec } from '../command.js';
 
 export const TASK_OPTIONS: Record<string, OptionSpec> = {
@@ -29,24 +26,6 @@ export function integer(ctx: CommandContext, name: string, command: string, fall
   const value = text === undefined ? required(ctx, name, command) : text;
   if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number (found "${value}")`, `see lore ${command} --help`);
   return Number(value);
-}
-
-/** The text of an input file, or of stdin for "-"; the name is what messages show. */
-export async function readInput(ctx: CommandContext, store: Store, path: string): Promise<{ text: string; file: string }> {
-  if (path === '-') {
-    let text = '';
-    for await (const chunk of ctx.stdin) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    return { text, file: '<stdin>' };
-  }
-  const absolute = resolve(ctx.cwd, path);
-  try {
-    const text = await readFile(absolute, 'utf8');
-    if (Buffer.byteLength(text) > store.config.limits.max_file_bytes) throw new LoreError('TOO_LARGE', `${path} is over the limit of ${store.config.limits.max_file_bytes} bytes (limits.max_file_bytes)`);
-    return { text, file: path };
-  } catch (error) {
-    if (error instanceof LoreError) throw error;
-    throw new LoreError('IO', `could not read ${path}: ${isErrno(error, 'ENOENT') ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
 }
 
 /** Where a value came from, in the words the human output uses. */

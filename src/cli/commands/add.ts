@@ -3,7 +3,8 @@ import { addEntry } from '../../knowledge/manage.js';
 import { parseText } from '../../store/parse.js';
 import type { KnowledgeEntry, KnowledgeType } from '../../types.js';
 import { defineCommand, type CommandContext } from '../command.js';
-import { oneOf, readInput, TYPES } from '../_knowledge.js';
+import { oneOf, TYPES } from '../_knowledge.js';
+import { readInputText } from '../_input.js';
 
 /** Flag → entry field, for the text-valued fields. */
 const TEXT_FLAGS: Record<string, keyof KnowledgeEntry> = {
@@ -24,7 +25,7 @@ function fromFlags(ctx: CommandContext, base: Record<string, unknown>): Record<s
 }
 
 async function fromFile(ctx: CommandContext, path: string): Promise<{ value: Record<string, unknown>; file: string }> {
-  const input = await readInput(ctx, path);
+  const input = await readInputText(ctx, path);
   const parsed = parseText(input.text.replace(/^\uFEFF/, ''), input.file);
   if (parsed.value === undefined) throw new ValidationError(`could not read the entry in ${input.file}`, parsed.problems);
   if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {

@@ -3,7 +3,8 @@ import { assertValidCapture, captureLearning } from '../../knowledge/capture.js'
 import { parseText } from '../../store/parse.js';
 import type { LearningCapture } from '../../types.js';
 import { defineCommand, type CommandContext } from '../command.js';
-import { fractionFlag, readInput } from '../_knowledge.js';
+import { fractionFlag } from '../_knowledge.js';
+import { readInputText } from '../_input.js';
 
 /** Flag → capture field. */
 const FLAGS: Record<string, keyof LearningCapture> = {
@@ -16,7 +17,7 @@ async function captureInput(ctx: CommandContext, defaultProject: string | undefi
   let file = '(flags)';
   const path = ctx.string('from-file');
   if (path !== undefined) {
-    const input = await readInput(ctx, path);
+    const input = await readInputText(ctx, path);
     const parsed = parseText(input.text.replace(/^\uFEFF/, ''), input.file);
     if (parsed.value === undefined) throw new ValidationError(`could not read the capture in ${input.file}`, parsed.problems);
     value = { ...(parsed.value as Record<string, unknown>) };

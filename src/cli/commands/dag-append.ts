@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { LoreError, UsageError } from '../../errors.js';
 import { parseAppendInput } from '../../dag/append-input.js';
 import type { AppendInput } from '../../dag/append.js';
 import type { DagRole } from '../../types.js';
 import { defineCommand, type CommandContext } from '../command.js';
 import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import { readInputText } from '../_input.js';
 
 const NODE_FLAGS = ['project-context', 'thought', 'role', 'parent', 'tag', 'artifact', 'branch-label', 'id'];
 
@@ -14,12 +13,7 @@ const NODE_FLAGS = ['project-context', 'thought', 'role', 'parent', 'tag', 'arti
 async function fromFile(ctx: CommandContext, file: string): Promise<AppendInput & { project?: string }> {
   const given = NODE_FLAGS.filter((f) => ctx.options[f] !== undefined);
   if (given.length > 0) throw new UsageError(`--from-file gives the whole node; leave out --${given.join(', --')}`);
-  let source: string;
-  try {
-    source = file === '-' ? await text(ctx.stdin) : await readFile(resolve(ctx.cwd, file), 'utf8');
-  } catch (error) {
-    throw new LoreError('IO', `could not read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  const source = (await readInputText(ctx, file)).text;
   try {
     return parseAppendInput(JSON.parse(source), file === '-' ? 'standard input' : file);
   } catch (error) {

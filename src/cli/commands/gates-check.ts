@@ -2,7 +2,8 @@ import { evaluateGates, parseGateResults, type GateOutcome } from '../../entitie
 import { resolveGateConfig } from '../../entities/gates.js';
 import { defineCommand } from '../command.js';
 import { plural } from '../format.js';
-import { integer, PROJECT_OPTION, readInput, required, TASK_OPTIONS } from './_player-coach.js';
+import { integer, PROJECT_OPTION, required, TASK_OPTIONS } from './_player-coach.js';
+import { readInputText } from '../_input.js';
 
 const pct = (n: number): string => `${+(n * 100).toFixed(2)}%`;
 
@@ -47,7 +48,7 @@ export const command = defineCommand({
     const store = await ctx.openStore();
     const taskType = required(ctx, 'task-type', 'gates check');
     const complexity = integer(ctx, 'complexity', 'gates check');
-    const input = await readInput(ctx, store, required(ctx, 'results', 'gates check'));
+    const input = await readInputText(ctx, required(ctx, 'results', 'gates check'), store.config.limits.max_file_bytes);
     const gate = await resolveGateConfig({ store, taskType, complexity, project: ctx.string('project') });
     const evaluation = evaluateGates(gate, parseGateResults(input.text, input.file));
     if (ctx.json) {

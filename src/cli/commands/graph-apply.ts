@@ -1,6 +1,7 @@
 import { parseJson } from '../../graph/_json.js';
 import { defineCommand } from '../command.js';
-import { change, locateIn, MEMORY_FILE_OPTION, openBackend, readInput, reportApply } from './_graph.js';
+import { change, locateIn, MEMORY_FILE_OPTION, openBackend, reportApply } from './_graph.js';
+import { readInputText } from '../_input.js';
 
 export const command = defineCommand({
   name: 'graph apply',
@@ -17,7 +18,7 @@ export const command = defineCommand({
   positionals: [0, 1],
   examples: ['lore graph apply update.json', 'llm-step | lore graph apply - --json', 'lore graph apply update.json --memory-file context.json'],
   async run(ctx) {
-    const { text, source } = await readInput(ctx, ctx.args[0]);
+    const { text, file: source } = await readInputText(ctx, ctx.args[0]);
     const payload = parseJson(text, source, 'a graph update');
     const backend = await openBackend(ctx);
     const { result, saved } = await locateIn(text, source, () => change(backend, ctx, (graph) => graph.applyUpdate(payload, { source })));

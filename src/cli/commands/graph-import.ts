@@ -4,7 +4,8 @@ import { parseMemoryFile, toMemoryFile } from '../../graph/memory-file.js';
 import type { GraphUpdate } from '../../types.js';
 import { defineCommand } from '../command.js';
 import { formatProblem } from '../format.js';
-import { change, MEMORY_FILE_OPTION, openBackend, readInput, reportApply } from './_graph.js';
+import { change, MEMORY_FILE_OPTION, openBackend, reportApply } from './_graph.js';
+import { readInputText } from '../_input.js';
 
 export const command = defineCommand({
   name: 'graph import',
@@ -26,7 +27,7 @@ export const command = defineCommand({
   async run(ctx) {
     const from = ctx.string('from') ?? 'lore';
     if (from !== 'lore' && from !== 'mcp-memory') throw new UsageError(`--from must be lore or mcp-memory (found ${JSON.stringify(from)})`);
-    const { text, source } = await readInput(ctx, ctx.args[0]);
+    const { text, file: source } = await readInputText(ctx, ctx.args[0]);
     let update: GraphUpdate;
     if (from === 'mcp-memory') update = parseMcpMemory(text, source);
     else {

@@ -1,6 +1,7 @@
 import { CONFLICT_POLICIES, importKnowledge, type ImportItem } from '../../knowledge/import-entries.js';
 import { defineCommand } from '../command.js';
-import { oneOf, readInput } from '../_knowledge.js';
+import { oneOf } from '../_knowledge.js';
+import { readInputText } from '../_input.js';
 
 export const command = defineCommand({
   name: 'import',
@@ -22,7 +23,7 @@ export const command = defineCommand({
   async run(ctx) {
     const policy = ctx.string('on-conflict');
     const onConflict = policy === undefined ? 'skip' : oneOf('on-conflict', policy, CONFLICT_POLICIES);
-    const input = await readInput(ctx, ctx.args[0]!);
+    const input = await readInputText(ctx, ctx.args[0]!);
     const result = await importKnowledge({ store: await ctx.openStore(), text: input.text, file: input.file, onConflict, dryRun: ctx.flag('dry-run'), env: ctx.env });
     for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
     if (ctx.json) return void ctx.printJson(result);
