@@ -10,8 +10,35 @@ export interface GitOptions {
   maxBuffer?: number;
 }
 
+/** Commands started before the code that needs them had loaded (see prestartGit), by cwd and arguments. */
+const prestarted = new Map<string, { env: NodeJS.ProcessEnv; output: Promise<string> }>();
+
+const prestartKey = (args: readonly string[], cwd: string): string => `${cwd}\0${args.join('\0')}`;
+
+/**
+ * Starts a git command now, so git works while Node is still loading the code that wants its
+ * output: the next `git` call with the same arguments, cwd and env takes this run instead of
+ * starting another. Nothing is lost when nobody takes it.
+ */
+export function prestartGit(args: readonly string[], options: GitOptions): void {
+  const output = run(args, options);
+  // The caller that takes it sees the failure; until then it must not count as unhandled.
+  output.catch(() => undefined);
+  prestarted.set(prestartKey(args, options.cwd), { env: options.env ?? process.env, output });
+}
+
 /** Runs git and returns its stdout; a failure becomes a GIT error with git's own message. */
 export function git(args: readonly string[], options: GitOptions): Promise<string> {
+  const key = prestartKey(args, options.cwd);
+  const early = prestarted.get(key);
+  if (early !== undefined && early.env === (options.env ?? process.env)) {
+    prestarted.delete(key);
+    return early.output;
+  }
+  return run(args, options);
+}
+
+function run(args: readonly string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', args as string[], { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error === null) return resolve(stdout);

@@ -112,15 +112,12 @@ export function lineReader(where: Where, refOf: (finding: Finding) => string): (
   };
 }
 
-export const DIFF_FLAGS = ['-U0', '--no-ext-diff', '--no-color', '--no-textconv', '-M', '--diff-filter=ACMR'];
-
 /** The repository root, or a clear error outside one. */
 export async function repoRoot(where: Where): Promise<string> {
   const root = await gitTopLevel(where.cwd, where.env);
   if (root === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
   return root;
 }
-
 
 /** Reads the guard's records on both sides (through the blob cache) and fails closed on problems; also the git context. */
 export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext }> {

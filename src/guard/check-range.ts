@@ -4,8 +4,9 @@ import { LoreError } from '../errors.js';
 import { git } from '../git/exec.js';
 import { parseDiff } from '../git/diff.js';
 import { KNOWLEDGE_DIR } from '../store/layout.js';
-import { allowsOf, DIFF_FLAGS, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
+import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
 import type { ChangeSet } from './scan.js';
+import { DIFF_FLAGS } from './staged-diff.js';
 
 async function resolveRef(where: { cwd: string; env: NodeJS.ProcessEnv }, ref: string): Promise<string> {
   try {

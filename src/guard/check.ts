@@ -2,14 +2,15 @@
 // in the working tree. Ranges of commits (CI) are in check-range.ts.
 import { git } from '../git/exec.js';
 import { parseDiff, type ChangedFile } from '../git/diff.js';
-import { allowsOf, DIFF_FLAGS, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
+import { STAGED_DIFF } from './staged-diff.js';
+import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
 
 /** Checks the staged change exactly as git will commit it (GIT_INDEX_FILE is respected). */
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const [diff, { committed, change, cache, git: context }] = await Promise.all([
-    git(['-c', 'core.quotePath=false', 'diff', '--cached', ...DIFF_FLAGS], where),
+    git(STAGED_DIFF, where),
     readBothSides(where, { ref: 'HEAD' }, { index: true }),
   ]);
   const result = await evaluate(where, options, {

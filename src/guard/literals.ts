@@ -4,7 +4,7 @@
 
 export interface RequiredLiteral {
   text: string;
-  /** The pattern is case-insensitive: compare lower-cased. */
+  /** The pattern is case-insensitive: compare lower-cased. Such literals are ASCII only. */
   ignoreCase: boolean;
 }
 
@@ -35,6 +35,8 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
     ignoreCase = true;
     pattern = pattern.slice(flags[0].length);
   }
+  // Flags set part-way ("ab(?i)cd") change what the rest means: no literal then.
+  if (/\(\?[a-zA-Z-]+\)/.test(pattern)) return undefined;
   // A top-level alternation means no single literal is required.
   for (let i = 0, depth = 0; i < pattern.length; i++) {
     const c = pattern[i];
@@ -63,6 +65,8 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
     } else if (!META.has(c)) {
       literal = c;
     }
+    // Case folding beyond ASCII is RE2's (ς, σ and Σ are one letter): only ASCII is compared case-insensitively.
+    if (ignoreCase && literal !== undefined && literal.charCodeAt(0) >= 0x80) literal = undefined;
     const quantifier = pattern[next];
     const optional = quantifier === '*' || quantifier === '?' || (quantifier === '{' && /^\{0[,}]/.test(pattern.slice(next)));
     if (literal !== undefined && !optional) run += literal;

@@ -41,6 +41,8 @@ export interface MatcherSet {
   /** Per group, the call that last visited it: dedupes groups without allocating per call. */
   visited: Map<readonly Matcher[], number>;
   calls: number;
+  /** The literal ids found in the current subject (reused: scanning allocates nothing per line). */
+  hits: number[];
 }
 
 /** Unions the versions of the rules: identical versions merge into one with origin 'both'. */
@@ -69,8 +71,11 @@ function finder(source: string): Matcher['test'] {
 }
 
 function matcherSet(matchers: Matcher[]): MatcherSet {
+  const byId = new Map(matchers.map((m) => [m.id, m]));
+  const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text })));
+  // A literal the automaton could not take is no prefilter: its matcher always runs.
+  for (const id of literals.skipped) delete byId.get(id)!.literal;
   const always = matchers.filter((m) => m.literal === undefined);
-  const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text.toLowerCase() })));
   const groups = new Map<string, Matcher[]>();
   for (const m of matchers) {
     const key = `${m.kind}\0${m.text}`;
@@ -85,7 +90,7 @@ function matcherSet(matchers: Matcher[]): MatcherSet {
   const groupOf = new Map<Matcher, readonly Matcher[]>();
   for (const group of groups.values()) for (const m of group) groupOf.set(m, group);
   const alwaysGroups = [...new Set(always.map((m) => groupOf.get(m)!))];
-  return { matchers, always, literals, byId: new Map(matchers.map((m) => [m.id, m])), groupOf, alwaysGroups, visited: new Map(), calls: 0 };
+  return { matchers, always, literals, byId, groupOf, alwaysGroups, visited: new Map(), calls: 0, hits: [] };
 }
 
 /** Compiles the path and content matchers of the given rule versions; `literalOf` may remember literals between runs. */
@@ -128,13 +133,16 @@ export function forCandidates(set: MatcherSet, subject: string, visit: (matchers
   if (set.matchers.length === 0) return;
   const call = ++set.calls;
   for (const group of set.alwaysGroups) visit(group);
-  set.literals.search(subject.toLowerCase(), (id) => {
+  const { hits } = set;
+  hits.length = 0;
+  set.literals.search(subject, hits);
+  for (const id of hits) {
     const matcher = set.byId.get(id)!;
     const group = set.groupOf.get(matcher)!;
-    if (set.visited.get(group) === call) return;
-    // The automaton compares lower-cased text; a case-sensitive literal must occur as written.
-    if (!matcher.literal!.ignoreCase && !subject.includes(matcher.literal!.text)) return;
+    if (set.visited.get(group) === call) continue;
+    // The automaton ignores case; a case-sensitive literal must occur as written.
+    if (!matcher.literal!.ignoreCase && !subject.includes(matcher.literal!.text)) continue;
     set.visited.set(group, call);
     visit(group);
-  });
+  }
 }

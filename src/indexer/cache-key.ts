@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 
-/** Bump when parsing or the rules change in a way the schemas do not show. */
-const CACHE_FORMAT = 1;
+/** Bump when parsing, the rules or derived values (prefilter literals) change in a way the schemas do not show. */
+const CACHE_FORMAT = 2;
 
 let rulesKey: string | undefined;
 
