@@ -63,6 +63,15 @@ describe('the literal automaton', () => {
     assert.deepEqual(found(set, literals[126]!.text), [126]);
     assert.deepEqual(found(set, literals[127]!.text), []);
   });
+
+  it('leaves out literals beyond its table size, so a hostile store cannot exhaust memory', () => {
+    // 700 literals of 100 characters: 70,000 states would be needed, the table holds 65,536.
+    const literals = Array.from({ length: 700 }, (_, i) => ({ id: i, text: `${String(i).padStart(4, '0')}${'x'.repeat(96)}` }));
+    const set = new LiteralSet(literals);
+    assert.deepEqual(set.skipped, Array.from({ length: 45 }, (_, i) => 655 + i));
+    assert.deepEqual(found(set, `.. ${literals[654]!.text} ..`), [654]);
+    assert.deepEqual(found(set, literals[655]!.text), []);
+  });
 });
 
 describe('scanning through the prefilter', () => {

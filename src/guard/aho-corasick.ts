@@ -18,6 +18,8 @@ function fold(text: string): string {
 
 /** Alphabets larger than this leave the literals that need more classes out of the automaton. */
 const MAX_CLASSES = 255;
+/** So do literals beyond this many states in all: the table stays under 64 MiB whatever the store holds. */
+const MAX_STATES = 1 << 16;
 
 /** A compiled set of literals, ASCII letters matched in any case; `search` collects the ids of those found. */
 export class LiteralSet {
@@ -32,11 +34,12 @@ export class LiteralSet {
   /** Ids of the literals ending in each state, including through fail links: outIds[outStart[s]..outStart[s+1]]. */
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
-  /** Ids of literals left out because the alphabet was full: the caller must not rely on them. */
+  /** Ids of literals left out (alphabet or table full): their matchers must run without a prefilter. */
   readonly skipped: number[] = [];
 
   constructor(literals: ReadonlyArray<{ id: number; text: string }>) {
     let classes = 1;
+    let budget = 1;
     const usable: Array<{ id: number; text: string }> = [];
     for (const literal of literals) {
       const text = fold(literal.text);
@@ -45,11 +48,12 @@ export class LiteralSet {
         const code = text.charCodeAt(i);
         if (this.classOf[code] === 0) fresh.add(code);
       }
-      if (classes + fresh.size > MAX_CLASSES) {
+      if (classes + fresh.size > MAX_CLASSES || budget + text.length > MAX_STATES) {
         this.skipped.push(literal.id);
         continue;
       }
       for (const code of fresh) this.classOf[code] = classes++;
+      budget += text.length;
       usable.push({ id: literal.id, text });
     }
     // Upper-case ASCII shares its lower-case letter's class; so do the long s and the Kelvin sign.
@@ -57,48 +61,49 @@ export class LiteralSet {
     for (const [code, letter] of ASCII_FOLDS) this.classOf[code] = this.classOf[letter.charCodeAt(0)]!;
     this.classes = classes;
 
-    // The trie, then every missing transition filled from the fail state (breadth-first).
-    const trie: Array<Map<number, number>> = [new Map()];
-    const out: number[][] = [[]];
+    // The trie, in the transition table itself: 0 means no edge (the root is nobody's child).
+    const table = new Int32Array(budget * classes);
+    let states = 1;
+    const ends = new Map<number, number[]>();
     for (const { id, text } of usable) {
       let state = 0;
       for (let i = 0; i < text.length; i++) {
-        const cls = this.classOf[text.charCodeAt(i)]!;
-        let target = trie[state]!.get(cls);
-        if (target === undefined) {
-          target = trie.push(new Map()) - 1;
-          out.push([]);
-          trie[state]!.set(cls, target);
-        }
-        state = target;
+        const at = state * classes + this.classOf[text.charCodeAt(i)]!;
+        if (table[at] === 0) table[at] = states++;
+        state = table[at]!;
       }
-      out[state]!.push(id);
+      ends.set(state, [...(ends.get(state) ?? []), id]);
     }
-    const goto = new Int32Array(trie.length * classes);
-    const fail = new Int32Array(trie.length);
-    const queue: number[] = [];
-    for (const [cls, target] of trie[0]!) {
-      goto[cls] = target;
-      queue.push(target);
-    }
-    for (let head = 0; head < queue.length; head++) {
+    // Breadth-first: each state's fail link, the literals it ends (its own and its fail state's),
+    // and its missing transitions taken from the fail state, whose row is complete by then.
+    const fail = new Int32Array(states);
+    const out: Array<number[] | undefined> = new Array<number[] | undefined>(states);
+    const queue = new Int32Array(states);
+    let tail = 0;
+    for (let cls = 1; cls < classes; cls++) if (table[cls] !== 0) queue[tail++] = table[cls]!;
+    for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
-      out[state]!.push(...out[fail[state]!]!);
+      const own = ends.get(state);
+      const inherited = out[fail[state]!];
+      out[state] = own !== undefined && inherited !== undefined ? [...own, ...inherited] : own ?? inherited;
+      const row = state * classes;
+      const failRow = fail[state]! * classes;
       for (let cls = 1; cls < classes; cls++) {
-        const target = trie[state]!.get(cls);
-        if (target !== undefined) {
-          fail[target] = goto[fail[state]! * classes + cls]!;
-          goto[state * classes + cls] = target;
-          queue.push(target);
+        const child = table[row + cls]!;
+        if (child !== 0) {
+          fail[child] = table[failRow + cls]!;
+          queue[tail++] = child;
         } else {
-          goto[state * classes + cls] = goto[fail[state]! * classes + cls]!;
+          table[row + cls] = table[failRow + cls]!;
         }
       }
     }
-    this.next = goto.map((target) => (out[target]!.length > 0 ? ~(target * classes) : target * classes));
-    this.outStart = new Int32Array(trie.length + 1);
-    for (let s = 0; s < trie.length; s++) this.outStart[s + 1] = this.outStart[s]! + out[s]!.length;
-    this.outIds = Int32Array.from(out.flat());
+    // States become rows, complemented where literals end.
+    for (let i = 0; i < table.length; i++) table[i] = out[table[i]!] === undefined ? table[i]! * classes : ~(table[i]! * classes);
+    this.next = table.subarray(0, states * classes);
+    this.outStart = new Int32Array(states + 1);
+    for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (out[state]?.length ?? 0);
+    this.outIds = Int32Array.from(out.flatMap((ids) => ids ?? []));
   }
 
   /** Appends to `found` the id of each literal occurring in `text` (an id may appear more than once). */

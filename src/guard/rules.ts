@@ -130,14 +130,15 @@ export function patternLiteral(source: string): RequiredLiteral | undefined {
  * and those without one), with every matcher sharing that test: identical patterns run once.
  */
 export function forCandidates(set: MatcherSet, subject: string, visit: (matchers: readonly Matcher[]) => void): void {
-  if (set.matchers.length === 0) return;
-  const call = ++set.calls;
-  for (const group of set.alwaysGroups) visit(group);
-  const { hits } = set;
-  hits.length = 0;
+  const { hits, alwaysGroups } = set;
+  if (hits.length !== 0) hits.length = 0;
   set.literals.search(subject, hits);
-  for (const id of hits) {
-    const matcher = set.byId.get(id)!;
+  // Most subjects contain no literal: this is the whole cost of a line then.
+  if (hits.length === 0 && alwaysGroups.length === 0) return;
+  const call = ++set.calls;
+  for (let i = 0; i < alwaysGroups.length; i++) visit(alwaysGroups[i]!);
+  for (let i = 0; i < hits.length; i++) {
+    const matcher = set.byId.get(hits[i]!)!;
     const group = set.groupOf.get(matcher)!;
     if (set.visited.get(group) === call) continue;
     // The automaton ignores case; a case-sensitive literal must occur as written.

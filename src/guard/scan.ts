@@ -88,14 +88,18 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
         if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
       });
       if (file.binary) continue;
-      for (const added of file.added) {
-        scanned.lines++;
+      // One visitor per file, reading the current line: scanning allocates nothing per line.
+      let added = file.added[0]!;
+      const visit = (group: readonly Matcher[]): void => {
+        const match = group[0]!.test(added.text);
+        if (match !== undefined) for (const m of group) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
+      };
+      for (let i = 0; i < file.added.length; i++) {
+        added = file.added[i]!;
         scanned.bytes += Buffer.byteLength(added.text) + 1;
-        forCandidates(matchers.content, added.text, (group) => {
-          const match = group[0]!.test(added.text);
-          if (match !== undefined) for (const m of group) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
-        });
+        forCandidates(matchers.content, added.text, visit);
       }
+      scanned.lines += file.added.length;
     }
   }
   return { findings: dedupe(findings), scanned };
