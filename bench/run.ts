@@ -5,26 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateStore } from './generate.js';
 import { ENTRIES, ms, printTable, type BenchContext } from './harness.js';
-import { guardBench } from './sections/guard.js';
-import { knowledgeBench } from './sections/knowledge.js';
-import { storeBench } from './sections/store.js';
 
-// Each area adds one section here (bench/sections/<area>.ts).
+// One section per area (bench/sections/<area>.ts), loaded only when it runs.
 const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
-  ['store', storeBench],
-  // knowledge (issue 3)
-  ['knowledge', knowledgeBench],
-
-  // player/coach (issue 4)
+  ['store', async (ctx) => (await import('./sections/store.js')).storeBench(ctx)],
+  ['knowledge', async (ctx) => (await import('./sections/knowledge.js')).knowledgeBench(ctx)],
   ['player-coach', async (ctx) => (await import('./sections/player-coach.js')).playerCoachBench(ctx)],
-
-  // graph (issue 5)
   ['graph', async (ctx) => (await import('./sections/graph.js')).graphBench(ctx)],
-
-  // dag (issue 6)
   ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
-
-  ['guard', guardBench],
+  ['guard', async (ctx) => (await import('./sections/guard.js')).guardBench(ctx)],
 ];
 
 // --only store,guard runs just those sections.

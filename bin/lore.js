@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 // Tiny shim: the CLI runs compiled JavaScript so it starts fast (no TypeScript loader).
 const args = process.argv.slice(2);
+const hook = args[0] === 'hook' && args[1] === 'pre-commit';
 // The pre-commit hook mostly waits for git's staged diff: start it while the CLI loads.
-const early = args[0] === 'hook' && args[1] === 'pre-commit' ? import('../dist/guard/staged-diff.js').then((diff) => diff.prestartStagedDiff()) : Promise.resolve();
-early.then(() => import('../dist/cli/main.js')).then((cli) => cli.main(args));
+const early = hook ? import('../dist/guard/staged-diff.js').then((diff) => diff.prestartStagedDiff()) : Promise.resolve();
+early
+  .then(() => import('../dist/cli/main.js'))
+  .then((cli) => cli.main(args))
+  .then(() => {
+    // The hook has nothing left to do once its report is out: exit then, instead of after the
+    // garbage collection Node runs before a natural exit (15-35 ms on the bench's 10,000 entries).
+    if (hook) process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+  });
