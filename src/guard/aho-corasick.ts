@@ -11,6 +11,7 @@ const ASCII_FOLDS: ReadonlyArray<[number, string]> = [[0x017f, 's'], [0x212a, 'k
  * (see literals.ts), so this folding is exactly RE2's for them.
  */
 function fold(text: string): string {
+  if (!/[A-Z\u017f\u212a]/.test(text)) return text;
   let folded = text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
   for (const [code, letter] of ASCII_FOLDS) folded = folded.replaceAll(String.fromCharCode(code), letter);
   return folded;
@@ -40,9 +41,15 @@ export class LiteralSet {
   constructor(literals: ReadonlyArray<{ id: number; text: string }>) {
     let classes = 1;
     let budget = 1;
-    const usable: Array<{ id: number; text: string }> = [];
+    // Each distinct literal once, with the ids of every matcher that carries it.
+    const usable = new Map<string, number[]>();
     for (const literal of literals) {
       const text = fold(literal.text);
+      const same = usable.get(text);
+      if (same !== undefined) {
+        same.push(literal.id);
+        continue;
+      }
       const fresh = new Set<number>();
       for (let i = 0; i < text.length; i++) {
         const code = text.charCodeAt(i);
@@ -54,7 +61,7 @@ export class LiteralSet {
       }
       for (const code of fresh) this.classOf[code] = classes++;
       budget += text.length;
-      usable.push({ id: literal.id, text });
+      usable.set(text, [literal.id]);
     }
     // Upper-case ASCII shares its lower-case letter's class; so do the long s and the Kelvin sign.
     for (let code = 0x61; code <= 0x7a; code++) this.classOf[code - 0x20] = this.classOf[code]!;
@@ -65,14 +72,14 @@ export class LiteralSet {
     const table = new Int32Array(budget * classes);
     let states = 1;
     const ends = new Map<number, number[]>();
-    for (const { id, text } of usable) {
+    for (const [text, ids] of usable) {
       let state = 0;
       for (let i = 0; i < text.length; i++) {
         const at = state * classes + this.classOf[text.charCodeAt(i)]!;
         if (table[at] === 0) table[at] = states++;
         state = table[at]!;
       }
-      ends.set(state, [...(ends.get(state) ?? []), id]);
+      ends.set(state, ids);
     }
     // Breadth-first: each state's fail link, the literals it ends (its own and its fail state's),
     // and its missing transitions taken from the fail state, whose row is complete by then.
@@ -99,8 +106,8 @@ export class LiteralSet {
       }
     }
     // States become rows, complemented where literals end.
-    for (let i = 0; i < table.length; i++) table[i] = out[table[i]!] === undefined ? table[i]! * classes : ~(table[i]! * classes);
-    this.next = table.subarray(0, states * classes);
+    this.next = table.slice(0, states * classes);
+    for (let i = 0; i < this.next.length; i++) this.next[i] = out[this.next[i]!] === undefined ? this.next[i]! * classes : ~(this.next[i]! * classes);
     this.outStart = new Int32Array(states + 1);
     for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (out[state]?.length ?? 0);
     this.outIds = Int32Array.from(out.flatMap((ids) => ids ?? []));
