@@ -3,7 +3,7 @@
 const args = process.argv.slice(2);
 const hook = args[0] === 'hook' && args[1] === 'pre-commit';
 // The pre-commit hook mostly waits for git's staged diff: start it while the CLI loads.
-const early = hook ? import('../dist/guard/staged-diff.js').then((diff) => diff.prestartStagedDiff()) : Promise.resolve();
+const early = hook ? import('../dist/guard/staged-diff.js').then((diff) => diff.prestartStagedDiff(process.cwd())) : Promise.resolve();
 early
   .then(() => import('../dist/cli/main.js'))
   .then((cli) => cli.main(args))

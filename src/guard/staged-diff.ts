@@ -8,7 +8,7 @@ export const DIFF_FLAGS = ['-U0', '--no-ext-diff', '--no-color', '--no-textconv'
 /** The change `git commit` will record: the index against HEAD (GIT_INDEX_FILE is respected). */
 export const STAGED_DIFF = ['-c', 'core.quotePath=false', 'diff', '--cached', ...DIFF_FLAGS];
 
-/** Starts the staged diff from the working directory; checkStaged takes it when run from there (git runs hooks at the top level). */
-export function prestartStagedDiff(): void {
-  prestartGit(STAGED_DIFF, { cwd: process.cwd() });
+/** Starts the staged diff in `cwd`; checkStaged takes it when that is the top level (where git runs hooks). */
+export function prestartStagedDiff(cwd: string): void {
+  prestartGit(STAGED_DIFF, { cwd });
 }
