@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { GitRecordCache, readGitRecords } from '../src/indexer/git-records.js';
 import { readRecordsCached } from '../src/indexer/record-cache.js';
 import { readRecords } from '../src/store/read.js';
-import { tempStore } from './helpers/temp.js';
+import { guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
+import { gitSync, tempStore, testEnv } from './helpers/temp.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const entry = (id: string, title = `Title ${id}`): string => `id: ${id}\ntype: prohibition\ntitle: ${title}\ndescription: D\nscope: global\nkeywords: []\npriority: high\nsource: manual\ncreatedAt: ${NOW}\nupdatedAt: ${NOW}\ncreatedBy: me\nenabled: true\n`;
@@ -57,5 +59,29 @@ describe('the record cache', () => {
     await readRecordsCached(root, { kinds });
     const again = await readRecordsCached(root, { kinds });
     assert.deepEqual(again.cache, { statHits: 0, hashHits: 1, parsed: 0 });
+  });
+});
+
+describe('the git record cache', () => {
+  it('parses a blob once when the committed side and the index are read at once', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-a')]: prohibition('pro-a', {}), [prohibitionPath('pro-b')]: prohibition('pro-b', {}) });
+    writeFileSync(join(repo, prohibitionPath('pro-c')), prohibition('pro-c', {}));
+    gitSync(repo, ['add', '.']);
+    const parsed: string[] = [];
+    class CountingCache extends GitRecordCache {
+      override set(key: string, value: Parameters<GitRecordCache['set']>[1]): void {
+        parsed.push(key.replace(/:[0-9a-f]{40}$/, ''));
+        super.set(key, value);
+      }
+    }
+    const cache = new CountingCache(repo);
+    const where = { cwd: repo, env: testEnv() };
+    const [head, index] = await Promise.all([readGitRecords(where, cache, { ref: 'HEAD' }, kinds), readGitRecords(where, cache, { index: true }, kinds)]);
+    assert.deepEqual(parsed.sort(), ['config', 'prohibition:pro-a.yaml', 'prohibition:pro-b.yaml', 'prohibition:pro-c.yaml']);
+    assert.deepEqual(head.records.map((r) => r.id), ['pro-a', 'pro-b']);
+    assert.deepEqual(index.records.map((r) => r.id), ['pro-a', 'pro-b', 'pro-c']);
+    // Read again: everything comes from the cache.
+    await readGitRecords(where, cache, { index: true }, kinds);
+    assert.equal(parsed.length, 4);
   });
 });

@@ -40,6 +40,8 @@ export class GitRecordCache {
   /** Values derived from record content that callers want remembered between runs (see remember). */
   private derived: Record<string, unknown> = {};
   private readonly used = new Set<string>();
+  /** Parses under way, by key: two sources read at once share one parse of each blob. */
+  private readonly parsing = new Map<string, Promise<void>>();
   private dirty = false;
 
   constructor(root: string) {
@@ -65,6 +67,23 @@ export class GitRecordCache {
     this.entries[key] = value;
     this.used.add(key);
     this.dirty = true;
+  }
+
+  /**
+   * Makes sure every key is cached: keys missing and not being parsed yet are handed to `parse`
+   * (which must `set` them); keys another call is parsing are waited for.
+   */
+  async fill(keys: readonly string[], parse: (missing: string[]) => Promise<void>): Promise<void> {
+    const missing = keys.filter((key) => this.entries[key] === undefined && !this.parsing.has(key));
+    const waits = new Set(keys.map((key) => this.parsing.get(key)).filter((wait) => wait !== undefined));
+    if (missing.length > 0) {
+      const parsed = parse(missing).finally(() => {
+        for (const key of missing) this.parsing.delete(key);
+      });
+      for (const key of missing) this.parsing.set(key, parsed);
+      waits.add(parsed);
+    }
+    await Promise.all(waits);
   }
 
   /** A JSON value computed from `key` once and remembered with the cache (e.g. a pattern's prefilter literal). */
@@ -113,8 +132,9 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
     const kind = kindOf(file.path, byDir);
     if (kind !== undefined) wanted.push({ file, kind, key: `${kind}:${basename(file.path)}:${file.blob}` });
   }
-  const misses = wanted.filter((w) => cache.get(w.key) === undefined);
-  if (misses.length > 0) {
+  const byKey = new Map(wanted.map((w) => [w.key, w]));
+  await cache.fill([...byKey.keys()], async (missing) => {
+    const misses = missing.map((key) => byKey.get(key)!);
     const blobs = await readBlobs(where, misses.map((w) => w.file.blob));
     // Parsing loads yaml and ajv: only on a cache miss.
     const { parseRecord } = await import('../store/read.js');
@@ -124,7 +144,7 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
       if (kind === undefined) cache.set(key, parseConfig(text, file.path));
       else cache.set(key, parseRecord(text, kind, basename(file.path, extname(file.path)), file.path));
     }
-  }
+  });
   const result: GitRecords = { exists: files.length > 0, config: DEFAULT_CONFIG, records: [], problems: [] };
   for (const { file, key } of wanted) {
     const parsed = cache.get(key)!;
