@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
-import { loadSchema, resolveRef, type JsonSchema, type SchemaName } from '../src/schema/schemas.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { loadSchema, resolveRef, SCHEMA_NAMES, type JsonSchema, type SchemaName } from '../src/schema/schemas.js';
 
 type Shape =
   | { kind: 'string' | 'number' | 'boolean' | 'null' | 'any' }
@@ -176,6 +177,13 @@ describe('types.ts and schemas/', () => {
     const root = loadSchema('knowledge-entry');
     const properties = { ...root.properties!, priority: { enum: ['low', 'high'] } };
     assert.throws(() => compareInterface('KnowledgeEntry', { ...root, properties }, root, 'KnowledgeEntry', false), /priority: enum values differ/);
+  });
+
+  it('holds only schemas that are valid JSON Schema 2020-12 (lore does not check them at run time)', () => {
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+    const invalid = SCHEMA_NAMES.filter((name) => ajv.validateSchema(loadSchema(name)) !== true).map((name) => `${name}: ${ajv.errorsText(ajv.errors)}`);
+    assert.deepEqual(invalid, []);
+    assert.equal(ajv.validateSchema({ type: 'object', properties: { a: { type: 'strnig' } } }), false);
   });
 
   it('gives every property of every schema a description, for editors', () => {
