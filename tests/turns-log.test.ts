@@ -74,6 +74,11 @@ describe('turn states', () => {
     const list = await loreJson<Listed>(['turn', 'list', '--feature', 'FEAT-001'], { cwd: root });
     assert.deepEqual(list.json.turns.map((x) => `${x.id} ${x.blockers_found.join()}`), ['TURN-FEAT-001-TASK-003-T1 flaky test', 'TURN-FEAT-001-TASK-003-T2 ']);
     assert.equal((await lore(['validate'], { cwd: root })).code, 0);
+    // A turn copied into another feature's log is skipped by readers, so validate reports it.
+    const line = readFileSync(join(root, '.knowledge/turns/demo/FEAT-001.ndjson'), 'utf8').split('\n')[0]!;
+    writeFileSync(join(root, '.knowledge/turns/demo/FEAT-002.ndjson'), `${line}\n`);
+    const misplaced = await lore(['validate'], { cwd: root });
+    assert.deepEqual([misplaced.code, misplaced.stdout.split('\n').filter((l) => l.includes('FEAT-002'))], [1, ['.knowledge/turns/demo/FEAT-002.ndjson:1:1: error: line 1 belongs to feature FEAT-001, not FEAT-002; skipped']]);
   });
 
   it('records a whole turn from JSON on stdin, with gate results from a file', async (t) => {

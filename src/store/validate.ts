@@ -11,6 +11,7 @@ import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
 import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
+import { turnLineProblem } from './turn-line.js';
 
 export interface LogSummary {
   file: string;
@@ -41,12 +42,12 @@ async function listDir(path: string): Promise<string[]> {
 }
 
 /** The logs of the store with the schema of their lines. */
-async function listLogs(root: string): Promise<Array<{ path: string; schema: SchemaName | undefined }>> {
+async function listLogs(root: string): Promise<Array<{ path: string; schema: SchemaName | undefined; feature?: string }>> {
   const dir = knowledgeDir(root);
-  const logs: Array<{ path: string; schema: SchemaName | undefined }> = [];
+  const logs: Array<{ path: string; schema: SchemaName | undefined; feature?: string }> = [];
   for (const project of await listDir(join(dir, LOGS.turnsDir))) {
     for (const name of await listDir(join(dir, LOGS.turnsDir, project))) {
-      if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state' });
+      if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state', feature: name.slice(0, -'.ndjson'.length) });
     }
   }
   const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
@@ -130,10 +131,11 @@ export async function validateStore(store: Store, options: { onProgress?: (done:
       problems.push({ severity: 'warning', file, message: 'is not a log lore knows; it is ignored' });
       continue;
     }
-    const schema = log.schema;
+    const { schema, feature } = log;
     const result = await readLog(log.path, {
       displayPath: file,
       validate: (value) => {
+        if (feature !== undefined) return turnLineProblem(value, feature);
         const issues = validateAgainst(schema, value);
         return issues.length === 0 ? undefined : `is invalid: ${issues.map((i) => i.message).join('; ')}`;
       },

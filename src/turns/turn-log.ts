@@ -6,10 +6,10 @@ import { join, relative, sep } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
 import { readAtRef } from '../git/objects.js';
 import { replayLog, replayLogText, type ReplayOptions } from '../log/ndjson.js';
-import { validateAgainst } from '../schema/validate.js';
 import { assertValidId } from '../store/ids.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import type { Store } from '../store/open.js';
+import { turnLineProblem } from '../store/turn-line.js';
 import type { FeatureCompletion, TurnState } from '../types.js';
 import { compareTurns } from './order.js';
 
@@ -79,12 +79,7 @@ export async function listTurnFeatures(root: string, project: string): Promise<s
 }
 
 function lineCheck(feature: string): (value: unknown) => string | undefined {
-  return (value) => {
-    const issues = validateAgainst('turn-state', value);
-    if (issues.length > 0) return `is invalid: ${issues.map((i) => i.message).join('; ')}`;
-    const owner = (value as { feature_id?: string }).feature_id;
-    return owner !== undefined && owner !== feature ? `belongs to feature ${owner}, not ${feature}` : undefined;
-  };
+  return (value) => turnLineProblem(value, feature);
 }
 
 /**
