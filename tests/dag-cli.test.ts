@@ -106,7 +106,7 @@ describe('lore dag: an actor and a critic', () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual([ok.json.node.id, ok.json.node.project, ok.json.node.artifacts?.[0]?.uri], ['f1', 'shop', 'https://x/a.md']);
     const bad = await lore(['dag', 'append', '--from-file', '-'], { cwd, input: '{"projectContext":"/w/shop","thougth":"x"}' });
-    assert.deepEqual([bad.code, bad.stderr], [2, 'error: standard input: unknown field "thougth"\nhint: did you mean thought?\n']);
+    assert.deepEqual([bad.code, bad.stderr], [2, 'error: <stdin>: unknown field "thougth"\nhint: did you mean thought?\n']);
     assert.equal(logLines(cwd).length, 2);
   });
 

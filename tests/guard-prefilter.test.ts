@@ -29,6 +29,13 @@ describe('required literals of regular expressions', () => {
     assert.equal(requiredLiteral('ab'), undefined);
     // Flags set part-way make the rest case-insensitive: "abCDEF" matches.
     assert.equal(requiredLiteral('ab(?i)cdef'), undefined);
+    // The ? applies to the quoted d alone: "abc" matches.
+    assert.equal(requiredLiteral('\\Qabcd\\E?'), undefined);
+  });
+
+  it('takes a character outside the BMP whole, so a quantifier after it applies to both halves', () => {
+    assert.deepEqual(requiredLiteral('token😀?'), { text: 'token', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('id😀+x'), { text: 'id😀', ignoreCase: false });
   });
 
   it('keeps case-insensitive literals to ASCII, where folding is simple', () => {
@@ -64,6 +71,19 @@ describe('the literal automaton', () => {
     assert.deepEqual(found(set, literals[127]!.text), []);
   });
 
+  it('reports each literal once per text, however long or repetitive the text', () => {
+    // 50 matchers sharing one literal, and literals that are prefixes of each other.
+    const shared = new LiteralSet(Array.from({ length: 50 }, (_, i) => ({ id: i, text: 'abc' })));
+    const hits: number[] = [];
+    shared.search('abc'.repeat(100_000), hits);
+    assert.deepEqual(hits, Array.from({ length: 50 }, (_, i) => i));
+    const nested = new LiteralSet(Array.from({ length: 20 }, (_, i) => ({ id: i, text: 'a'.repeat(i + 3) })));
+    const runs: number[] = [];
+    nested.search('a'.repeat(100_000), runs);
+    assert.equal(runs.length, 210);
+    assert.deepEqual([...new Set(runs)].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
+  });
+
   it('leaves out literals beyond its table size, so a hostile store cannot exhaust memory', () => {
     // 700 literals of 100 characters: 70,000 states would be needed, the table holds 65,536.
     const literals = Array.from({ length: 700 }, (_, i) => ({ id: i, text: `${String(i).padStart(4, '0')}${'x'.repeat(96)}` }));
@@ -78,12 +98,13 @@ describe('scanning through the prefilter', () => {
   const PATTERNS = [
     'api_token_[0-9a-f]{8}', '(?i)password\\s*=', '(?i)BEGIN (RSA|EC) PRIVATE KEY', 'AKIA[0-9A-Z]{4}', 'ab(?i)cdef',
     '(?i)secret_[a-z]+', '(?i)key=\\w+', 'Ärger-Token', '(?i)token=σ', 'do_not_(commit|push)', 'x{0,3}\\.env',
+    'token😀?', '\\Qabcd\\E?',
   ];
   const LINES = [
     'const api_token_0123abcd = 1;', 'API_TOKEN_0123ABCD', 'Password = hunter2', 'PASSWORD=x', 'pass word =',
     '-----BEGIN rsa PRIVATE KEY-----', 'AKIAABCD', 'akiaabcd', 'abCDEF', 'ABcdef', 'ſecret_value', 'SECRET_x',
     '\u212Aey=abc', 'KEY=', 'Ärger-Token', 'ärger-token', 'TOKEN=Σ', 'token=ς', 'do_not_push', 'DO_NOT_COMMIT', 'cat .env',
-    'ordinary line', '',
+    'ordinary line', 'token = 1', 'abc', '',
   ];
 
   it('visits every regex that matches a line, for many patterns and lines', () => {
@@ -106,6 +127,6 @@ describe('scanning through the prefilter', () => {
       }
     }
     // The lines exercise the folds: most of them match something.
-    assert.equal(checked, 14);
+    assert.equal(checked, 22);
   });
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { evaluateGates, parseGateResults, type GateResults } from '../src/entities/gate-check.js';
@@ -85,6 +87,23 @@ describe('lore gates check', () => {
     assert.deepEqual([demo.code, demo.json.passed], [0, true]);
     const acme = await loreJson<{ passed: boolean; gates: Array<{ gate: string; status: string; threshold?: number; measured?: number }> }>(['gates', 'check', '--task-type', 'feature', '--complexity', '5', '--project', 'acme', '--results', '-'], { cwd: root, input });
     assert.deepEqual([acme.code, acme.json.passed, acme.json.gates[1]], [1, false, { gate: 'coverage', required: true, threshold: 0.85, status: 'failed', measured: 0.82 }]);
+  });
+
+  it('refuses results over the store\'s file limit, from a file, stdin or a pipe given as a path', async (t) => {
+    const { root } = await seededStore(t);
+    const big = `{"coverage": 0.9, "padding": "${'x'.repeat(2 * 1024 * 1024)}"}`;
+    writeFileSync(join(root, 'big.json'), big);
+    const args = ['gates', 'check', '--task-type', 'feature', '--complexity', '5', '--results'];
+    const limit = 'is over the limit of 1048576 bytes (limits.max_file_bytes in .knowledge/config.yaml)\n';
+    assert.deepEqual(await lore([...args, 'big.json'], { cwd: root }), { code: 2, stdout: '', stderr: `error: big.json ${limit}` });
+    assert.deepEqual(await lore([...args, '-'], { cwd: root, input: big }), { code: 2, stdout: '', stderr: `error: <stdin> ${limit}` });
+    // A named pipe says its size is 0: only counting what is read can refuse it.
+    execFileSync('mkfifo', [join(root, 'results.fifo')]);
+    const [viaFifo] = await Promise.all([
+      lore([...args, 'results.fifo'], { cwd: root }),
+      writeFile(join(root, 'results.fifo'), big).catch(() => undefined), // lore stops reading at the limit
+    ]);
+    assert.deepEqual(viaFifo, { code: 2, stdout: '', stderr: `error: results.fifo ${limit}` });
   });
 
   it('says what is missing, passes a task type with no required gate, and refuses a percentage', async (t) => {

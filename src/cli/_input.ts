@@ -1,38 +1,51 @@
 // Reading a command's input: a FILE, or standard input for `-` (or for no FILE when stdin is piped).
 // One reader for every command, so input is capped and errors read the same everywhere.
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { isErrno, LoreError, UsageError } from '../errors.js';
 import type { InputText } from '../knowledge/task-input.js';
+import type { Store } from '../store/open.js';
 import type { CommandContext } from './command.js';
 
 export type { InputText };
 
-/** Inputs are untrusted: refuse more than this unless a command asks for another cap. */
-export const DEFAULT_INPUT_LIMIT = 64 * 1024 * 1024;
+/** How much input a command accepts, and the setting that raises it (named in the error). */
+export interface InputLimit {
+  bytes: number;
+  setting?: string;
+}
 
-function tooLarge(name: string, limit: number): LoreError {
-  return new LoreError('TOO_LARGE', `${name} is over the limit of ${limit} bytes`);
+/** Inputs are untrusted: refuse more than this unless a command asks for another cap. */
+export const DEFAULT_INPUT_LIMIT: InputLimit = { bytes: 64 * 1024 * 1024 };
+
+/** The cap of a store's record files, for inputs that become records or are read like them. */
+export function storeInputLimit(store: Store): InputLimit {
+  return { bytes: store.config.limits.max_file_bytes, setting: 'limits.max_file_bytes in .knowledge/config.yaml' };
+}
+
+/** Reads a stream to the end, refusing it as soon as it passes the limit (a FIFO or /dev/zero too). */
+async function readBounded(stream: AsyncIterable<unknown>, name: string, limit: InputLimit): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > limit.bytes) {
+      throw new LoreError('TOO_LARGE', `${name} is over the limit of ${limit.bytes} bytes${limit.setting === undefined ? '' : ` (${limit.setting})`}`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Reads FILE, or stdin for `-`; with no FILE, stdin when it is not a terminal. `file` names it (`<stdin>`). */
 export async function readInputText(ctx: CommandContext, path: string | undefined, limit = DEFAULT_INPUT_LIMIT): Promise<InputText> {
   if (path === undefined || path === '-') {
     if (path === undefined && (ctx.stdin as { isTTY?: boolean }).isTTY === true) throw new UsageError('no input: give a FILE, or - to read standard input');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.stdin) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += buffer.length;
-      if (size > limit) throw tooLarge('<stdin>', limit);
-      chunks.push(buffer);
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), file: '<stdin>' };
+    return { text: await readBounded(ctx.stdin, '<stdin>', limit), file: '<stdin>' };
   }
-  const absolute = resolve(ctx.cwd, path);
   try {
-    if ((await stat(absolute)).size > limit) throw tooLarge(path, limit);
-    return { text: await readFile(absolute, 'utf8'), file: path };
+    return { text: await readBounded(createReadStream(resolve(ctx.cwd, path)), path, limit), file: path };
   } catch (error) {
     if (error instanceof LoreError) throw error;
     if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${path} does not exist`, { cause: error });

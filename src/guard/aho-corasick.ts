@@ -35,6 +35,9 @@ export class LiteralSet {
   /** Ids of the literals ending in each state, including through fail links: outIds[outStart[s]..outStart[s+1]]. */
   private readonly outStart: Int32Array;
   private readonly outIds: Int32Array;
+  /** Per state, the search that last reported its literals: each is reported once per text. */
+  private readonly reported: Int32Array;
+  private searches = 0;
   /** Ids of literals left out (alphabet or table full): their matchers must run without a prefilter. */
   readonly skipped: number[] = [];
 
@@ -106,16 +109,22 @@ export class LiteralSet {
       }
     }
     // States become rows, complemented where literals end.
-    this.next = table.slice(0, states * classes);
+    this.next = table.subarray(0, states * classes);
     for (let i = 0; i < this.next.length; i++) this.next[i] = out[this.next[i]!] === undefined ? this.next[i]! * classes : ~(this.next[i]! * classes);
     this.outStart = new Int32Array(states + 1);
     for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (out[state]?.length ?? 0);
     this.outIds = Int32Array.from(out.flatMap((ids) => ids ?? []));
+    this.reported = new Int32Array(states);
   }
 
-  /** Appends to `found` the id of each literal occurring in `text` (an id may appear more than once). */
+  /**
+   * Appends to `found` the id of each literal occurring in `text`. An id may appear more than
+   * once, but each state's literals are reported once per text, so `found` stays as small as the
+   * automaton however long or repetitive the text.
+   */
   search(text: string, found: number[]): void {
-    const { classOf, next, outStart, outIds, classes } = this;
+    const { classOf, next, outStart, outIds, classes, reported } = this;
+    const search = ++this.searches;
     let row = 0;
     for (let i = 0; i < text.length; i++) {
       const target = next[row + classOf[text.charCodeAt(i)]!]!;
@@ -125,6 +134,8 @@ export class LiteralSet {
       }
       row = ~target;
       const state = row / classes;
+      if (reported[state] === search) continue;
+      reported[state] = search;
       for (let k = outStart[state]!; k < outStart[state + 1]!; k++) found.push(outIds[k]!);
     }
   }

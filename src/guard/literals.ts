@@ -35,8 +35,9 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
     ignoreCase = true;
     pattern = pattern.slice(flags[0].length);
   }
-  // Flags set part-way ("ab(?i)cd") change what the rest means: no literal then.
-  if (/\(\?[a-zA-Z-]+\)/.test(pattern)) return undefined;
+  // Flags set part-way ("ab(?i)cd") change what the rest means, and in \Q...\E a quantifier after
+  // \E applies to the last quoted character only: no literal for either.
+  if (/\(\?[a-zA-Z-]+\)/.test(pattern) || pattern.includes('\\Q')) return undefined;
   // A top-level alternation means no single literal is required.
   for (let i = 0, depth = 0; i < pattern.length; i++) {
     const c = pattern[i];
@@ -62,6 +63,10 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
       literal = /[^A-Za-z0-9]/.test(e) && e !== '' ? e : undefined; // \. \- \/ are literal; \d \w \b \x.. are not
     } else if (c === '[' || c === '(') {
       next = skipBracketed(pattern, i);
+    } else if (c >= '\uD800' && c <= '\uDBFF' && /[\uDC00-\uDFFF]/.test(pattern[i + 1] ?? '')) {
+      // A character outside the BMP is two code units, and a quantifier after it applies to both.
+      literal = pattern.slice(i, i + 2);
+      next = i + 2;
     } else if (!META.has(c)) {
       literal = c;
     }

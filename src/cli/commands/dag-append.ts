@@ -13,12 +13,12 @@ const NODE_FLAGS = ['project-context', 'thought', 'role', 'parent', 'tag', 'arti
 async function fromFile(ctx: CommandContext, file: string): Promise<AppendInput & { project?: string }> {
   const given = NODE_FLAGS.filter((f) => ctx.options[f] !== undefined);
   if (given.length > 0) throw new UsageError(`--from-file gives the whole node; leave out --${given.join(', --')}`);
-  const source = (await readInputText(ctx, file)).text;
+  const input = await readInputText(ctx, file);
   try {
-    return parseAppendInput(JSON.parse(source), file === '-' ? 'standard input' : file);
+    return parseAppendInput(JSON.parse(input.text), input.file);
   } catch (error) {
     if (error instanceof LoreError) throw error;
-    throw new LoreError('PARSE', `${file === '-' ? 'standard input' : file} is not valid JSON: ${(error as Error).message}`);
+    throw new LoreError('PARSE', `${input.file} is not valid JSON: ${(error as Error).message}`);
   }
 }
 

@@ -3,7 +3,7 @@ import { resolveGateConfig } from '../../entities/gates.js';
 import { defineCommand } from '../command.js';
 import { plural } from '../format.js';
 import { integer, PROJECT_OPTION, required, TASK_OPTIONS } from './_player-coach.js';
-import { readInputText } from '../_input.js';
+import { readInputText, storeInputLimit } from '../_input.js';
 
 const pct = (n: number): string => `${+(n * 100).toFixed(2)}%`;
 
@@ -48,7 +48,7 @@ export const command = defineCommand({
     const store = await ctx.openStore();
     const taskType = required(ctx, 'task-type', 'gates check');
     const complexity = integer(ctx, 'complexity', 'gates check');
-    const input = await readInputText(ctx, required(ctx, 'results', 'gates check'), store.config.limits.max_file_bytes);
+    const input = await readInputText(ctx, required(ctx, 'results', 'gates check'), storeInputLimit(store));
     const gate = await resolveGateConfig({ store, taskType, complexity, project: ctx.string('project') });
     const evaluation = evaluateGates(gate, parseGateResults(input.text, input.file));
     if (ctx.json) {

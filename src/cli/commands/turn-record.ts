@@ -6,7 +6,7 @@ import { checkTurn, parseTurn, recordTurn } from '../../turns/record.js';
 import type { TurnState } from '../../types.js';
 import { defineCommand, type CommandContext } from '../command.js';
 import { integer, PROJECT_OPTION } from './_player-coach.js';
-import { readInputText } from '../_input.js';
+import { readInputText, storeInputLimit } from '../_input.js';
 import { printPrune } from './turn-prune.js';
 
 const NAME = 'turn record';
@@ -25,7 +25,7 @@ function acceptance(values: readonly string[]): Record<string, string> {
 }
 
 async function gateResults(ctx: CommandContext, store: Store, path: string): Promise<unknown> {
-  const input = await readInputText(ctx, path, store.config.limits.max_file_bytes);
+  const input = await readInputText(ctx, path, storeInputLimit(store));
   const parsed = parseText(input.text, input.file);
   if (parsed.value === undefined) throw new ValidationError(`could not read the gate results in ${input.file}`, parsed.problems);
   return parsed.value;
@@ -103,7 +103,7 @@ export const command = defineCommand({
     if (fromFile !== undefined) {
       const extra = [...FLAGS, ...OPTIONAL].filter((f) => ctx.options[f] !== undefined && !(Array.isArray(ctx.options[f]) && (ctx.options[f] as unknown[]).length === 0));
       if (extra.length > 0) throw new UsageError(`--from-file gives the whole turn, so ${extra.map((f) => `--${f}`).join(', ')} cannot be used with it`, `see lore ${NAME} --help`);
-      const input = await readInputText(ctx, fromFile, store.config.limits.max_file_bytes);
+      const input = await readInputText(ctx, fromFile, storeInputLimit(store));
       turn = parseTurn(input.text, input.file, now);
     } else {
       turn = await turnFromFlags(ctx, store, now);
