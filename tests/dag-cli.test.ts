@@ -9,7 +9,7 @@ import { DAG_LOG, dagStore, logLines, node } from './helpers/dag.js';
 interface JsonError { error: { code: string; message: string; hint?: string } }
 
 describe('lore dag: an actor and a critic', () => {
-  it('runs a session from the CLI: append, critic, get, children, heads, branches, resume, export, projects', async (t) => {
+  it('runs a session from the CLI: append, critic, get, children, parents, heads, branches, resume, export, projects', async (t) => {
     const cwd = dagStore(t);
     const run = async (...args: string[]): Promise<string> => {
       const result = await lore(['dag', ...args], { cwd });
@@ -25,6 +25,9 @@ describe('lore dag: an actor and a critic', () => {
     const a1 = JSON.parse(await run('get', 'a1', '--json')) as DagNode;
     assert.deepEqual([a1.project, a1.children, typeof a1.updatedAt], ['shop', ['c1'], 'string']);
     assert.equal(await run('children', 'a1'), 'c1  critic needs_revision: payment retries are not planned\n');
+    assert.equal(await run('parents', 'a2'), 'c1  critic needs_revision: payment retries are not planned\n');
+    assert.equal(await run('parents', 'a1'), 'a1 has no parent: it starts a branch\n');
+    assert.deepEqual((JSON.parse(await run('parents', 'c2', '--json')) as DagNode[]).map((n) => n.id), ['a2']);
     assert.equal(await run('heads'), 'c2  critic approved: approved\n');
     assert.equal(await run('branches'), 'c2  checkout  depth 3  critic approved: approved\n');
     assert.equal(await run('resume', 'checkout', '--window', '2'), [

@@ -66,6 +66,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'dag critic', group: 'Thought DAG', summary: "review a node: append a critic's verdict", load: () => import('./commands/dag-critic.js') },
   { name: 'dag get', group: 'Thought DAG', summary: 'show one node of the DAG', load: () => import('./commands/dag-get.js') },
   { name: 'dag children', group: 'Thought DAG', summary: 'list the nodes whose parents include a node', load: () => import('./commands/dag-children.js') },
+  { name: 'dag parents', group: 'Thought DAG', summary: 'list the parents of a node', load: () => import('./commands/dag-parents.js') },
   { name: 'dag heads', group: 'Thought DAG', summary: 'list the latest nodes: those no node names as a parent', load: () => import('./commands/dag-heads.js') },
   { name: 'dag branches', group: 'Thought DAG', summary: 'list the branches: each head with its label and depth', load: () => import('./commands/dag-branches.js') },
   { name: 'dag resume', group: 'Thought DAG', summary: 'the context to resume a branch: its last nodes and summaries', load: () => import('./commands/dag-resume.js') },

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { Dag } from '../../dag/dag.js';
 import { levelEnabled, LOG_LEVELS, type DagEventSink, type LogLevel } from '../../dag/events.js';
 import type { DagNode } from '../../types.js';
-import type { CommandContext, OptionSpec } from '../command.js';
+import { defineCommand, type CommandContext, type CommandSpec, type OptionSpec } from '../command.js';
 import { formatProblem, table } from '../format.js';
 
 /** Options every `lore dag` command takes. */
@@ -55,4 +55,27 @@ export function describe(node: DagNode): string {
 export function printNodes(ctx: CommandContext, nodes: readonly DagNode[], empty: string): void {
   if (nodes.length === 0) ctx.print(empty);
   else ctx.print(table(nodes.map((n) => [n.id, describe(n)]), ctx.columns));
+}
+
+/** `lore dag children ID` and `lore dag parents ID`: a node's neighbours on one side. */
+export function relativesCommand(side: 'children' | 'parents', text: { summary: string; description: string; empty: string }): CommandSpec {
+  return defineCommand({
+    name: `dag ${side}`,
+    summary: text.summary,
+    usage: '<id> [options]',
+    description: text.description,
+    options: { ...DAG_OPTIONS },
+    positionals: [1, 1],
+    examples: [`lore dag ${side} 1f2e3d4c5b6a`, `lore dag ${side} 1f2e3d4c5b6a --json`],
+    async run(ctx) {
+      const dag = await openDag(ctx);
+      const id = ctx.args[0]!;
+      const nodes = side === 'children' ? dag.children(id, projectOption(ctx)) : dag.parents(id, projectOption(ctx));
+      if (ctx.json) {
+        ctx.printJson(nodes);
+        return;
+      }
+      printNodes(ctx, nodes, text.empty.replace('ID', id));
+    },
+  });
 }
