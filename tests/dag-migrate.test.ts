@@ -47,6 +47,13 @@ describe('lore dag migrate', () => {
     assert.deepEqual([second.json.added, second.json.skipped], [0, 6]);
     assert.equal(readFileSync(join(cwd, DAG_LOG), 'utf8'), log);
     assert.deepEqual(['kg.shop.json', 'kg.my.app.json'].map((f) => [readFileSync(join(cwd, 'old', f), 'utf8'), statSync(join(cwd, 'old', f)).mtimeMs]), before);
+
+    // A node deleted since is not brought back by migrating the same files again.
+    assert.equal((await lore(['dag', 'rm', 'm2', '--project', 'my_app'], { cwd })).code, 0);
+    const third = await loreJson<Migration>(['dag', 'migrate', 'old'], { cwd });
+    assert.deepEqual([third.code, third.json.added, third.json.skipped], [0, 0, 6]);
+    const heads = await loreJson<DagNode[]>(['dag', 'heads', '--project', 'my_app'], { cwd });
+    assert.deepEqual(heads.json.map((n) => n.id), ['m1']);
   });
 
   it('turns relations into parents and fills what the old format lacked', async (t) => {

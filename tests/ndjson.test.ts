@@ -109,8 +109,8 @@ describe('the NDJSON engine', () => {
     const fromFile = await replayLog(file, { displayPath: 'log' });
     const fromText = replayLogText(text, { displayPath: 'log' });
     assert.deepEqual(fromText, fromFile);
-    assert.deepEqual([[...fromText.records.keys()], fromText.lines, fromText.problems.map((p) => p.message)], [['x'], 5, ['line 4 is not valid JSON and was skipped', 'line 5 is incomplete (a write was cut off) and was skipped']]);
-    assert.deepEqual(replayLogText(''), { lines: 0, problems: [], records: new Map() });
+    assert.deepEqual([[...fromText.records.keys()], [...fromText.deleted], fromText.lines, fromText.problems.map((p) => p.message)], [['x'], ['y'], 5, ['line 4 is not valid JSON and was skipped', 'line 5 is incomplete (a write was cut off) and was skipped']]);
+    assert.deepEqual(replayLogText(''), { lines: 0, problems: [], records: new Map(), deleted: new Set() });
   });
 
   it('rewrites a log atomically under its lock (compaction)', async (t) => {

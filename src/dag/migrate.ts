@@ -59,7 +59,8 @@ export function planMigration(state: DagState, files: readonly KgFile[]): { line
     for (const line of [...file.nodes, ...file.artifacts]) {
       counts.found++;
       const key = `${line.project}\u0000${line.id}`;
-      if (existing.nodes.has(line.id) || existing.artifacts.has(line.id) || taken.has(key)) {
+      // Already in the log, or deleted from it since an earlier migration: never brought back.
+      if (existing.nodes.has(line.id) || existing.artifacts.has(line.id) || state.isDeleted(line.project, line.id) || taken.has(key)) {
         counts.skipped++;
         continue;
       }

@@ -29,7 +29,14 @@ export function lineTime(line: DagLine): number {
 /** Every project's state. */
 export class DagState {
   readonly projects = new Map<string, ProjectState>();
+  /** Ids whose latest line is a tombstone, as `project\0id`: deleted on purpose, not missing. */
+  readonly deleted = new Set<string>();
   private seq = 0;
+
+  /** Whether the latest line of `id` in `project` deletes it. */
+  isDeleted(project: string, id: string): boolean {
+    return this.deleted.has(`${project}\u0000${id}`);
+  }
 
   /** The state of a project; an empty one (not kept) when the project has no lines. */
   project(name: string): ProjectState {
@@ -39,11 +46,14 @@ export class DagState {
   /** Applies one line: adds or replaces a node or artifact, or deletes one. */
   apply(line: DagLine): void {
     let state = this.projects.get(line.project);
+    const key = `${line.project}\u0000${line.id}`;
     if (isTombstone(line)) {
+      this.deleted.add(key);
       state?.remove(line.id);
       if (state?.nodes.size === 0 && state.artifacts.size === 0) this.projects.delete(line.project);
       return;
     }
+    this.deleted.delete(key);
     if (state === undefined) this.projects.set(line.project, (state = new ProjectState(line.project)));
     if (isNode(line)) state.putNode(line, this.seq++);
     else state.putArtifact(line);
@@ -105,5 +115,6 @@ export async function loadDagState(file: string, displayPath: string): Promise<L
   const result = await replayLog<DagLine>(file, { displayPath, keyOf: (line) => `${line.project}\u0000${line.id}`, timeOf: lineTime, validate: whyNotLoadable });
   const state = new DagState();
   for (const { value } of result.records.values()) state.apply(value);
+  for (const key of result.deleted) state.deleted.add(key);
   return { state, lines: result.lines, problems: result.problems, ms: performance.now() - started };
 }

@@ -120,10 +120,12 @@ export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
 export interface ReplayResult<T> extends LogReadResult {
   /** The latest version of every record, tombstoned ones removed, in order of first appearance. */
   records: Map<string, LogLine<T>>;
+  /** The keys whose latest line is a tombstone: deleted on purpose, not just absent. */
+  deleted: Set<string>;
 }
 
 /** Keeps the latest line per key while lines are read; `finish` drops tombstoned records. */
-function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>) => void; finish: () => Map<string, LogLine<T>> } {
+function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>) => void; finish: () => Pick<ReplayResult<T>, 'records' | 'deleted'> } {
   const keyOf = options.keyOf ?? ((value: T) => String((value as { id?: unknown }).id));
   const timeOf = options.timeOf ?? ((value: T) => Date.parse(String((value as { timestamp?: unknown }).timestamp)));
   const latest = new Map<string, { line: LogLine<T>; time: number }>();
@@ -135,12 +137,14 @@ function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>
     // Equal times: the later line wins. A line without a valid time never beats one with.
     if (current === undefined || time >= current.time) latest.set(key, { line, time });
   };
-  const finish = (): Map<string, LogLine<T>> => {
+  const finish = (): Pick<ReplayResult<T>, 'records' | 'deleted'> => {
     const records = new Map<string, LogLine<T>>();
+    const deleted = new Set<string>();
     for (const [key, { line }] of latest) {
       if ((line.value as { deleted?: unknown }).deleted !== true) records.set(key, line);
+      else deleted.add(key);
     }
-    return records;
+    return { records, deleted };
   };
   return { onLine, finish };
 }
@@ -149,7 +153,7 @@ function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>
 export async function replayLog<T = Record<string, unknown>>(file: string, options: ReplayOptions<T> = {}): Promise<ReplayResult<T>> {
   const { onLine, finish } = latestPerKey(options);
   const result = await readLog<T>(file, { ...options, onLine });
-  return { ...result, records: finish() };
+  return { ...result, ...finish() };
 }
 
 /**
@@ -161,7 +165,7 @@ export async function replayLog<T = Record<string, unknown>>(file: string, optio
 export function replayLogText<T = Record<string, unknown>>(text: string, options: ReplayOptions<T> = {}): ReplayResult<T> {
   const { onLine, finish } = latestPerKey(options);
   const result = readLogText<T>(text, { ...options, onLine });
-  return { ...result, records: finish() };
+  return { ...result, ...finish() };
 }
 
 async function endsWithNewline(handle: import('node:fs/promises').FileHandle, size: number): Promise<boolean> {
