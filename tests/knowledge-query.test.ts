@@ -170,12 +170,14 @@ describe('semantic matching', () => {
     assert.deepEqual(stub.authorizations, ['Bearer sekret', 'Bearer sekret', '']);
   });
 
-  it('falls back to lexical ranking, and says why, when the provider is down, failing or not configured', async (t) => {
+  it('falls back to lexical ranking, and says why, when the provider is down, failing, too slow or not configured', async (t) => {
     const dead = await deadUrl();
     const failing = await embeddingsStub(t, { status: 500 });
+    const slow = await embeddingsStub(t, { delayMs: 30_000 });
     const cases: Array<[string, string]> = [
       [semanticConfig(dead), `the embedding provider at ${dead}/embeddings could not be used (ECONNREFUSED): lexical ranking only`],
       [semanticConfig(failing.url), `the embedding provider at ${failing.url}/embeddings could not be used (HTTP 500 Internal Server Error): lexical ranking only`],
+      [semanticConfig(slow.url).replace('timeout_ms: 2000', 'timeout_ms: 300'), `the embedding provider at ${slow.url}/embeddings could not be used (no answer within 300 ms): lexical ranking only`],
       ['matching:\n  use_semantic: true\n', 'matching.use_semantic is true but no matching.embeddings provider is configured: lexical ranking only'],
     ];
     for (const [config, message] of cases) {

@@ -26,9 +26,10 @@ export interface EmbeddingsStub {
 }
 
 /** Starts the stub on 127.0.0.1 (a free port); it stops when the test ends. */
-export async function embeddingsStub(t: TestContext, options: { status?: number } = {}): Promise<EmbeddingsStub> {
+export async function embeddingsStub(t: TestContext, options: { status?: number; delayMs?: number } = {}): Promise<EmbeddingsStub> {
   const requests: string[][] = [];
   const authorizations: string[] = [];
+  const delays = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -44,12 +45,20 @@ export async function embeddingsStub(t: TestContext, options: { status?: number 
         res.writeHead(options.status).end('{"error":"down"}');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: input.map((text, index) => ({ object: 'embedding', index, embedding: stubVector(text) })) }));
+      const answer = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: input.map((text, index) => ({ object: 'embedding', index, embedding: stubVector(text) })) }));
+      };
+      if (options.delayMs === undefined) answer();
+      else delays.add(setTimeout(answer, options.delayMs));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  t.after(() => {
+    for (const delay of delays) clearTimeout(delay);
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, authorizations };
 }
 
