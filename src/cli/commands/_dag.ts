@@ -58,7 +58,7 @@ export function printNodes(ctx: CommandContext, nodes: readonly DagNode[], empty
 }
 
 /** `lore dag children ID` and `lore dag parents ID`: a node's neighbours on one side. */
-export function relativesCommand(side: 'children' | 'parents', text: { summary: string; description: string; empty: string }): CommandSpec {
+export function relativesCommand(side: 'children' | 'parents', text: { summary: string; description: string; empty: (id: string) => string }): CommandSpec {
   return defineCommand({
     name: `dag ${side}`,
     summary: text.summary,
@@ -75,7 +75,7 @@ export function relativesCommand(side: 'children' | 'parents', text: { summary: 
         ctx.printJson(nodes);
         return;
       }
-      printNodes(ctx, nodes, text.empty.replace('ID', id));
+      printNodes(ctx, nodes, text.empty(id));
     },
   });
 }
