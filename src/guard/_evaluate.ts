@@ -36,7 +36,9 @@ export interface CheckReport {
   project: string | undefined;
   role: KnownRole | undefined;
   outcome: Outcome;
-  /** A critical finding is active: the commit (or range) is refused. */
+  /** Knowledge files in the change that do not parse or validate: each blocks the change. */
+  invalid: Problem[];
+  /** A critical finding is active, or the change's knowledge is invalid: the commit (or range) is refused. */
   blocked: boolean;
 }
 
@@ -71,6 +73,8 @@ export interface Evaluation {
   git: GitContext;
   /** Remembers each pattern's literal between runs. */
   cache: GitRecordCache;
+  /** Problems of the knowledge the change brings (see knowledge-files.ts). */
+  invalid: Problem[];
 }
 
 /** Applies the rules of both sides to the change sets and sorts the findings. */
@@ -93,9 +97,9 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
   return {
-    scanned, project, role, outcome,
+    scanned, project, role, outcome, invalid: input.invalid,
     rules: { applied: applied.length, fromChange: applied.filter((v) => v.origin === 'change').length },
-    blocked: outcome.active.some((f) => f.priority === 'critical'),
+    blocked: input.invalid.length > 0 || outcome.active.some((f) => f.priority === 'critical'),
   };
 }
 
@@ -119,10 +123,25 @@ export async function repoRoot(where: Where): Promise<string> {
   return root;
 }
 
-/** Reads the guard's records on both sides (through the blob cache) and fails closed on problems; also the git context. */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext }> {
+/**
+ * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
+ * closed when the committed side is invalid (the guard cannot know the rules); the change side's
+ * problems are returned: they block the change.
+ */
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[] }> {
   const cache = new GitRecordCache(where.cwd);
   const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
-  failOnProblems([...committed.problems, ...change.problems]);
-  return { committed, change, cache, git };
+  failOnProblems(committed.problems);
+  return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error') };
+}
+
+/** Problems listed once, in order, whichever checks found them. */
+export function uniqueProblems(problems: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}\0${p.line ?? ''}\0${p.pointer ?? ''}\0${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

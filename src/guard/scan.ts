@@ -1,7 +1,7 @@
 // Scanning a change: paths against path matchers, added lines against content matchers, in the
 // prefilter-first order. Produces findings with stable fingerprints; says what it scanned.
 import { createHash } from 'node:crypto';
-import type { ChangedFile } from '../git/diff.js';
+import type { ChangedFile } from './added-lines.js';
 import type { Priority } from '../types.js';
 import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
 
@@ -87,7 +87,7 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
       forCandidates(matchers.paths, file.path, (group) => {
         if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
       });
-      if (file.binary) continue;
+      if (file.added.length === 0) continue;
       // One visitor per file, reading the current line: scanning allocates nothing per line.
       let added = file.added[0]!;
       const visit = (group: readonly Matcher[]): void => {

@@ -7,7 +7,7 @@ import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
-import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, type RecordKindName } from '../store/layout.js';
+import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { LoreConfig } from '../types.js';
 import { cacheKey } from './cache-key.js';
@@ -24,7 +24,7 @@ export interface GitRecords {
   problems: Problem[];
 }
 
-interface Parsed {
+export interface Parsed {
   record?: StoreRecord;
   config?: LoreConfig;
   problems: Problem[];
@@ -105,10 +105,48 @@ export class GitRecordCache {
   }
 }
 
-function kindOf(path: string, byDir: ReadonlyMap<string, RecordKindName>): RecordKindName | undefined {
-  const slash = path.lastIndexOf('/');
-  const kind = byDir.get(path.slice(KNOWLEDGE_DIR.length + 1, slash));
-  return kind !== undefined && EXTENSIONS.has(extname(path)) ? kind : undefined;
+/** What a file in git is to lore: config.yaml, a record of a kind, or neither. */
+export type GitFileRole = { config: true } | { kind: RecordKindName };
+
+const DIR_KINDS = new Map(RECORD_KINDS.map((kind) => [KINDS[kind].dir, kind]));
+
+/**
+ * What the file at `path` (relative to the repository root) is, among `kinds`; undefined for any
+ * other file.
+ */
+export function gitFileRole(path: string, kinds: readonly RecordKindName[] = RECORD_KINDS): GitFileRole | undefined {
+  if (path === CONFIG_PATH) return { config: true };
+  if (!path.startsWith(`${KNOWLEDGE_DIR}/`) || !EXTENSIONS.has(extname(path))) return undefined;
+  const kind = DIR_KINDS.get(path.slice(KNOWLEDGE_DIR.length + 1, path.lastIndexOf('/')));
+  return kind !== undefined && kinds.includes(kind) ? { kind } : undefined;
+}
+
+/** A file to parse through the cache, with what it is. */
+export interface GitFileToParse {
+  file: GitFile;
+  role: GitFileRole;
+}
+
+const keyOf = ({ file, role }: GitFileToParse): string => ('config' in role ? `config:${file.blob}` : `${role.kind}:${basename(file.path)}:${file.blob}`);
+
+/** Parses files through the cache: each blob once, yaml and ajv loaded only on a miss. Results in input order. */
+export async function parseGitFiles(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, wanted: readonly GitFileToParse[]): Promise<Parsed[]> {
+  const keys = wanted.map(keyOf);
+  const byKey = new Map(wanted.map((w, i) => [keys[i]!, w]));
+  await cache.fill([...byKey.keys()], async (missing) => {
+    const misses = missing.map((key) => byKey.get(key)!);
+    const blobs = await readBlobs(where, misses.map((w) => w.file.blob));
+    // Parsing loads yaml and ajv: only on a cache miss.
+    const { parseRecord } = await import('../store/read.js');
+    const { parseConfig } = await import('../store/config.js');
+    for (const w of misses) {
+      const text = blobs.get(w.file.blob)!.toString('utf8');
+      const key = keyOf(w);
+      if ('config' in w.role) cache.set(key, parseConfig(text, w.file.path));
+      else cache.set(key, parseRecord(text, w.role.kind, basename(w.file.path, extname(w.file.path)), w.file.path));
+    }
+  });
+  return keys.map((key) => cache.get(key)!);
 }
 
 /** Reads config and the records of `kinds` at a source, through the cache. */
@@ -121,36 +159,17 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
     if (!(await refExists(where, source.ref))) return { exists: false, config: DEFAULT_CONFIG, records: [], problems: [] };
     files = await listTree(where, source.ref, paths);
   }
-  const byDir = new Map(kinds.map((kind) => [KINDS[kind].dir, kind]));
-  // Each file's kind and cache key, computed once.
-  const wanted: Array<{ file: GitFile; kind: RecordKindName | undefined; key: string }> = [];
+  const wanted: GitFileToParse[] = [];
   for (const file of files) {
-    if (file.path === CONFIG_PATH) {
-      wanted.push({ file, kind: undefined, key: `config:${file.blob}` });
-      continue;
-    }
-    const kind = kindOf(file.path, byDir);
-    if (kind !== undefined) wanted.push({ file, kind, key: `${kind}:${basename(file.path)}:${file.blob}` });
+    const role = gitFileRole(file.path, kinds);
+    if (role !== undefined) wanted.push({ file, role });
   }
-  const byKey = new Map(wanted.map((w) => [w.key, w]));
-  await cache.fill([...byKey.keys()], async (missing) => {
-    const misses = missing.map((key) => byKey.get(key)!);
-    const blobs = await readBlobs(where, misses.map((w) => w.file.blob));
-    // Parsing loads yaml and ajv: only on a cache miss.
-    const { parseRecord } = await import('../store/read.js');
-    const { parseConfig } = await import('../store/config.js');
-    for (const { file, kind, key } of misses) {
-      const text = blobs.get(file.blob)!.toString('utf8');
-      if (kind === undefined) cache.set(key, parseConfig(text, file.path));
-      else cache.set(key, parseRecord(text, kind, basename(file.path, extname(file.path)), file.path));
-    }
-  });
+  const parsed = await parseGitFiles(where, cache, wanted);
   const result: GitRecords = { exists: files.length > 0, config: DEFAULT_CONFIG, records: [], problems: [] };
-  for (const { file, key } of wanted) {
-    const parsed = cache.get(key)!;
-    if (parsed.config !== undefined) result.config = parsed.config;
-    if (parsed.record !== undefined) result.records.push({ ...parsed.record, blob: file.blob });
-    result.problems.push(...parsed.problems);
-  }
+  parsed.forEach((p, i) => {
+    if (p.config !== undefined) result.config = p.config;
+    if (p.record !== undefined) result.records.push({ ...p.record, blob: wanted[i]!.file.blob });
+    result.problems.push(...p.problems);
+  });
   return result;
 }

@@ -41,6 +41,9 @@ export function codeFrame(text: string, line: number, column: number, width = 1)
   return out.join('\n');
 }
 
+/** A line git writes into a file it could not merge: <<<<<<< ours, =======, >>>>>>> theirs. */
+const CONFLICT_MARKER = /(?:^|\n)(?:<{7}|>{7})(?: |\r?\n|$)/;
+
 function depthOf(value: unknown, limit: number): number {
   // Iterative, so a hostile nesting cannot overflow the stack while being measured.
   let max = 0;
@@ -84,6 +87,13 @@ function nodeAt(doc: Document, pointer: string, atKey: boolean): Node | undefine
  * alias count and the nesting depth; an empty file is a problem, not an empty record.
  */
 export function parseText(text: string, file: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedText {
+  const marker = CONFLICT_MARKER.exec(text);
+  if (marker !== null) {
+    // A half-merged file: say so once, instead of a page of syntax errors about the markers.
+    const line = text.slice(0, marker.index).split('\n').length + (marker[0].startsWith('\n') ? 1 : 0);
+    const problem: Problem = { severity: 'error', file, line, column: 1, frame: codeFrame(text, line, 1, 7), message: 'the file has unresolved merge-conflict markers: resolve the conflict (keep one version, or combine them) and remove the <<<<<<<, ======= and >>>>>>> lines' };
+    return { value: undefined, problems: [problem], locate: () => undefined };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true });
   const problems: Problem[] = [];

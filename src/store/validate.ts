@@ -4,14 +4,13 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
 import { readLog } from '../log/ndjson.js';
-import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName, type SchemaName } from '../schema/schemas.js';
-import { validateAgainst } from '../schema/validate.js';
+import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
 import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
 import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
-import { turnLineProblem } from './turn-line.js';
+import { logKind } from './log-kinds.js';
 
 export interface LogSummary {
   file: string;
@@ -41,19 +40,14 @@ async function listDir(path: string): Promise<string[]> {
   }
 }
 
-/** The logs of the store with the schema of their lines. */
-async function listLogs(root: string): Promise<Array<{ path: string; schema: SchemaName | undefined; feature?: string }>> {
+/** The `.ndjson` files of the store's log folders, relative to `.knowledge/`. */
+async function listLogs(root: string): Promise<string[]> {
   const dir = knowledgeDir(root);
-  const logs: Array<{ path: string; schema: SchemaName | undefined; feature?: string }> = [];
+  const logs: string[] = [];
   for (const project of await listDir(join(dir, LOGS.turnsDir))) {
-    for (const name of await listDir(join(dir, LOGS.turnsDir, project))) {
-      if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state', feature: name.slice(0, -'.ndjson'.length) });
-    }
+    for (const name of await listDir(join(dir, LOGS.turnsDir, project))) if (name.endsWith('.ndjson')) logs.push(`${LOGS.turnsDir}/${project}/${name}`);
   }
-  const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
-  for (const name of await listDir(join(dir, 'log'))) {
-    if (name.endsWith('.ndjson')) logs.push({ path: join(dir, 'log', name), schema: known[`log/${name}`] });
-  }
+  for (const name of await listDir(join(dir, 'log'))) if (name.endsWith('.ndjson')) logs.push(`log/${name}`);
   return logs;
 }
 
@@ -126,20 +120,14 @@ export async function validateStore(store: Store, options: { onProgress?: (done:
   const problems: Problem[] = [...store.configProblems, ...read.problems, ...across];
   const logs: LogSummary[] = [];
   for (const log of await listLogs(root)) {
-    const file = displayPath(root, log.path);
-    if (log.schema === undefined) {
+    const path = join(knowledgeDir(root), log);
+    const file = displayPath(root, path);
+    const kind = logKind(log);
+    if (kind === undefined) {
       problems.push({ severity: 'warning', file, message: 'is not a log lore knows; it is ignored' });
       continue;
     }
-    const { schema, feature } = log;
-    const result = await readLog(log.path, {
-      displayPath: file,
-      validate: (value) => {
-        if (feature !== undefined) return turnLineProblem(value, feature);
-        const issues = validateAgainst(schema, value);
-        return issues.length === 0 ? undefined : `is invalid: ${issues.map((i) => i.message).join('; ')}`;
-      },
-    });
+    const result = await readLog(path, { displayPath: file, validate: kind.lineProblem });
     logs.push({ file, lines: result.lines });
     problems.push(...result.problems);
   }

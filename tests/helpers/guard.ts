@@ -16,7 +16,7 @@ export const prohibitionPath = (id: string): string => `.knowledge/knowledge/pro
 
 /** A repository with `.knowledge/config.yaml` (project demo) and the given files, committed. */
 export function guardRepo(t: TestContext, files: Record<string, string> = {}): string {
-  return gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: demo\n', 'README.md': '# demo\n', ...files });
+  return gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: demo\n', '.knowledge/.gitignore': '.cache/\n', 'README.md': '# demo\n', ...files });
 }
 
 /** An environment whose PATH has a `lore` that runs the built CLI (what installed hooks call). */
