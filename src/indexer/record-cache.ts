@@ -4,14 +4,14 @@
 // the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
 // The cache is never an authority: delete `.knowledge/.cache/` at any time.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { cacheKey } from './cache-key.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { listRecordFiles, parseRecord, readCapped, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
+import { listRecordFilesOrProblem, parseRecord, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
 /** A file modified this close to the snapshot may have changed within the same mtime tick. */
 const RACY_MS = 2000;
@@ -66,12 +66,13 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     const old = loadSnapshot(path);
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
-    const paths = await listRecordFiles(root, kind);
+    const paths = await listRecordFilesOrProblem(root, kind, problems);
     for (const absolute of paths) {
       const file = displayPath(root, absolute);
       let entry: CachedFile | undefined;
       try {
-        const info = statSync(absolute);
+        // lstat: a record replaced by a symlink must not be trusted by its target's signature.
+        const info = lstatSync(absolute);
         const previous = old?.files[file];
         if (previous !== undefined && previous.size === info.size && previous.mtimeMs === info.mtimeMs && previous.ino === info.ino && info.mtimeMs < old!.writtenAt - RACY_MS) {
           entry = previous;
@@ -93,7 +94,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
           if (previous === undefined || previous.hash !== entry.hash || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs || previous.ino !== entry.ino) changed = true;
         }
       } catch (error) {
-        problems.push({ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` });
+        problems.push(readProblem(file, error));
         continue;
       }
       next.files[file] = entry;

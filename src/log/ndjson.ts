@@ -1,10 +1,11 @@
 // The one append-only NDJSON engine. Appends are serialised by a lock, written with a single
 // write and fsynced before they are acknowledged. Replay streams the file, keeps the latest line
 // per id by (timestamp, then line order), and reports and skips torn or unparsable lines.
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
+import { assertNoSymlinkedDirs, O_NOFOLLOW, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
 import { isErrno, type Problem } from '../errors.js';
 import { withLock, type LockOptions } from './lock.js';
 
@@ -64,7 +65,9 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
   const { handle, count } = lineReader(shown, options, problems);
   let rest = '';
   try {
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
+    assertNoSymlinkedDirs(file);
+    const fd = await open(file, READ_NOFOLLOW);
+    const stream = fd.createReadStream({ encoding: 'utf8', highWaterMark: 1024 * 1024 });
     for await (const chunk of stream as AsyncIterable<string>) {
       let start = 0;
       let newline = chunk.indexOf('\n');
@@ -88,7 +91,7 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
     }
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { lines: 0, problems };
-    throw error;
+    return rethrowSymlink(error, file);
   }
   if (rest !== '') handle(rest, false);
   return { lines: count(), problems };
@@ -185,7 +188,8 @@ async function appendUnlocked(file: string, records: readonly object[]): Promise
     if (!isErrno(error, 'ENOENT')) throw error;
     created = true;
   }
-  const handle = await open(file, 'a+', 0o644);
+  assertNoSymlinkedDirs(file);
+  const handle = await open(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o644).catch((error: unknown) => rethrowSymlink(error, file));
   try {
     const { size } = await handle.stat();
     // A torn last line (a crash mid-append) must not swallow the first new record.

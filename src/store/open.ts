@@ -1,11 +1,11 @@
 // Opening a store: locate it, read its configuration, refuse a newer format.
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
 import type { LoreConfig } from '../types.js';
 import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
 import { displayPath, knowledgeDir } from './layout.js';
 import { findStoreRoot, type LocateOptions } from './locate.js';
+import { readCapped, readProblem } from './read.js';
 
 /** An opened store: where it is and how it is configured. */
 export interface Store {
@@ -20,18 +20,18 @@ export interface Store {
 export async function loadConfig(root: string): Promise<{ config: LoreConfig; problems: Problem[] }> {
   const path = join(knowledgeDir(root), 'config.yaml');
   const file = displayPath(root, path);
-  let text: string;
+  let content: { text: string } | { size: number };
   try {
-    const info = await stat(path);
-    if (info.size > DEFAULT_LIMITS.max_file_bytes) {
-      return { config: DEFAULT_CONFIG, problems: [{ severity: 'error', file, message: `the file is ${info.size} bytes, over the limit of ${DEFAULT_LIMITS.max_file_bytes} bytes` }] };
-    }
-    text = await readFile(path, 'utf8');
+    content = readCapped(path, DEFAULT_LIMITS.max_file_bytes);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { config: DEFAULT_CONFIG, problems: [{ severity: 'warning', file, message: 'config.yaml is missing, so the defaults apply (lore init writes one)' }] };
+    if (error instanceof LoreError) return { config: DEFAULT_CONFIG, problems: [readProblem(file, error)] };
     throw new LoreError('IO', `could not read ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return parseConfig(text, file);
+  if ('size' in content) {
+    return { config: DEFAULT_CONFIG, problems: [{ severity: 'error', file, message: `the file is ${content.size} bytes, over the limit of ${DEFAULT_LIMITS.max_file_bytes} bytes` }] };
+  }
+  return parseConfig(content.text, file);
 }
 
 export interface OpenOptions extends LocateOptions {

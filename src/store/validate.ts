@@ -3,6 +3,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
+import { symlinkError } from '../fs/no-follow.js';
 import { readLog } from '../log/ndjson.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
@@ -31,13 +32,49 @@ export interface StoreReport {
   valid: boolean;
 }
 
+/** The names in a folder, symlinks left out (symlinks() reports them); none when it is missing or a symlink. */
 async function listDir(path: string): Promise<string[]> {
   try {
-    return (await readdir(path)).sort();
+    if ((await lstat(path)).isSymbolicLink()) return [];
+    return (await readdir(path, { withFileTypes: true })).filter((e) => !e.isSymbolicLink()).map((e) => e.name).sort();
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
     throw error;
   }
+}
+
+/**
+ * Every symlink under `.knowledge/` (and `.knowledge` itself), as errors: lore reads and writes
+ * none of them. The one exception is the schemas folder, which only editors read.
+ */
+async function symlinks(root: string): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const report = async (path: string): Promise<void> => {
+    const error = symlinkError(path);
+    problems.push({ severity: 'error', file: displayPath(root, path), message: error.message.replace(/^\S+ is /, 'is ') });
+  };
+  const dir = knowledgeDir(root);
+  try {
+    if ((await lstat(dir)).isSymbolicLink()) {
+      await report(dir);
+      return problems;
+    }
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return problems;
+    throw error;
+  }
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isSymbolicLink()) {
+        if (path !== join(dir, SCHEMA_COPY_DIR)) await report(path);
+      } else if (entry.isDirectory()) {
+        await walk(path);
+      }
+    }
+  };
+  await walk(dir);
+  return problems;
 }
 
 /** The `.ndjson` files of the store's log folders, relative to `.knowledge/`. */
@@ -131,7 +168,7 @@ export async function validateStore(store: Store, options: { onProgress?: (done:
     logs.push({ file, lines: result.lines });
     problems.push(...result.problems);
   }
-  problems.push(...(await unknownFiles(root)), ...(await staleSchemaCopies(root)));
+  problems.push(...(await symlinks(root)), ...(await unknownFiles(root)), ...(await staleSchemaCopies(root)));
   const counts = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, 0])) as Record<RecordKindName, number>;
   for (const record of read.records) counts[record.kind]++;
   const errors = problems.filter((p) => p.severity === 'error').length;
