@@ -25,12 +25,41 @@ describe('required literals of regular expressions', () => {
 
   it('gives none when a match may lack every literal', () => {
     assert.equal(requiredLiteral('secret|token'), undefined);
-    assert.equal(requiredLiteral('(?m)^password'), undefined);
     assert.equal(requiredLiteral('ab'), undefined);
+    assert.equal(requiredLiteral('(api_key|token)=\\w+'), undefined);
+  });
+
+  it('reads escapes as RE2 does: hex and octal escapes are characters, \\p classes are not', () => {
+    // Each of these once gave a literal made of the escape's own digits or name ("6ben", "01Str", "Labc", "0,2").
+    assert.deepEqual(requiredLiteral('to\\x6ben'), { text: 'token', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('^\\101Str'), { text: 'AStr', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('\\pLabc'), { text: 'abc', ignoreCase: false });
+    assert.equal(requiredLiteral('\\x{1F600}{0,2}$'), undefined);
+    assert.equal(requiredLiteral('\\p{Lu}{1,3}'), undefined);
+    assert.deepEqual(requiredLiteral('key\\x{212A}ey'), { text: 'key\u212Aey', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(?i)key\\x{212A}ey'), { text: 'key', ignoreCase: true });
+  });
+
+  it('ends a character class where RE2 ends it', () => {
+    // [^]abc] is one class (a leading ] is literal); so is [[:digit:]abc]: neither requires "abc".
+    assert.equal(requiredLiteral('[^]abc]x'), undefined);
+    assert.equal(requiredLiteral('[[:digit:]abc]'), undefined);
+    // The ) belongs to the class, so the | is at the top level.
+    assert.equal(requiredLiteral('[[:alpha:])]abc|wxyz'), undefined);
+    assert.deepEqual(requiredLiteral('[]a]bcd'), { text: 'bcd', ignoreCase: false });
+  });
+
+  it('follows flags where they are set, and quoted text up to its last character', () => {
+    assert.deepEqual(requiredLiteral('(?m)^password'), { text: 'password', ignoreCase: false });
     // Flags set part-way make the rest case-insensitive: "abCDEF" matches.
-    assert.equal(requiredLiteral('ab(?i)cdef'), undefined);
+    assert.deepEqual(requiredLiteral('ab(?i)cdef'), { text: 'cdef', ignoreCase: true });
+    assert.deepEqual(requiredLiteral('(?i)ab(?-i)WORD'), { text: 'WORD', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(?i:abc)defg'), { text: 'defg', ignoreCase: false });
     // The ? applies to the quoted d alone: "abc" matches.
-    assert.equal(requiredLiteral('\\Qabcd\\E?'), undefined);
+    assert.deepEqual(requiredLiteral('\\Qabcd\\E?'), { text: 'abc', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(\\Q)|\\E)api.key'), { text: 'api', ignoreCase: false });
+    // Not a repetition in RE2: the brace is literal text.
+    assert.deepEqual(requiredLiteral('a{,3}'), { text: 'a{,3}', ignoreCase: false });
   });
 
   it('takes a character outside the BMP whole, so a quantifier after it applies to both halves', () => {
