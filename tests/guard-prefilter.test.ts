@@ -5,9 +5,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiteralSet } from '../src/guard/aho-corasick.js';
 import { requiredLiteral } from '../src/guard/literals.js';
-import { compileRules, forCandidates, type RuleVersion } from '../src/guard/rules.js';
+import { compileRules, forCandidates, patternLiteral, type RuleVersion } from '../src/guard/rules.js';
+import { scan } from '../src/guard/scan.js';
 import { compileRegex } from '../src/match/regex.js';
 import type { KnowledgeEntry } from '../src/types.js';
+
+function entry(id: string, fields: Partial<KnowledgeEntry>): KnowledgeEntry {
+  return {
+    id, type: 'prohibition', title: id, description: 'x', scope: 'global', keywords: [], priority: 'high', source: 'manual',
+    createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 't', enabled: true, ...fields,
+  };
+}
 
 function found(set: LiteralSet, text: string): number[] {
   const hits: number[] = [];
@@ -137,11 +145,7 @@ describe('scanning through the prefilter', () => {
   ];
 
   it('visits every regex that matches a line, for many patterns and lines', () => {
-    const entry = (content: string[]): KnowledgeEntry => ({
-      id: 'pro-x', type: 'prohibition', title: 'x', description: 'x', scope: 'global', keywords: [], content,
-      priority: 'high', source: 'manual', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 't', enabled: true,
-    });
-    const versions: RuleVersion[] = PATTERNS.map((p) => ({ entry: entry([p]), origin: 'committed', file: 'f' }));
+    const versions: RuleVersion[] = PATTERNS.map((p) => ({ entry: entry('pro-x', { content: [p] }), origin: 'committed', file: 'f' }));
     const { content } = compileRules(versions);
     let checked = 0;
     for (const line of LINES) {
@@ -157,5 +161,18 @@ describe('scanning through the prefilter', () => {
     }
     // The lines exercise the folds: most of them match something.
     assert.equal(checked, 22);
+  });
+
+  it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {
+    // On Linux "config\\prod.env" is one file name; the glob normalises it to config/prod.env and matches.
+    const versions: RuleVersion[] = [{ entry: entry('pro-env', { globs: ['config/prod.env'] }), origin: 'committed', file: 'f' }];
+    const files = ['config\\prod.env', './config/prod.env', 'config/prod.env', 'config-prod.env'].map((path) => ({ path, status: 'added' as const, binary: true, added: [] }));
+    const { findings } = scan([{ files }], compileRules(versions));
+    assert.deepEqual(findings.map((f) => f.path), ['config\\prod.env', './config/prod.env', 'config/prod.env']);
+  });
+
+  it('gives a negated glob no literal: it matches the paths that lack its text', () => {
+    assert.equal(patternLiteral('glob:!secrets/**'), undefined);
+    assert.deepEqual(patternLiteral('glob:secrets/**'), { text: 'secrets', ignoreCase: false });
   });
 });
