@@ -122,7 +122,9 @@ export function compileRules(versions: readonly RuleVersion[], literalOf: (sourc
 
 /** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation). */
 export function patternLiteral(source: string): RequiredLiteral | undefined {
-  return requiredLiteral(source.startsWith('glob:') ? globToRegexSource(source.slice(5)) : source);
+  if (!source.startsWith('glob:')) return requiredLiteral(source);
+  // A negated glob matches the paths that lack its text: nothing is required.
+  return source.startsWith('glob:!') ? undefined : requiredLiteral(globToRegexSource(source.slice(5)));
 }
 
 /**
