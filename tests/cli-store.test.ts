@@ -45,7 +45,7 @@ describe('lore init, seed and validate', () => {
       'limits:', 'max_file_bytes: 1048576', 'max_yaml_aliases: 100', 'max_depth: 32',
     ]);
     assert.equal(readFileSync(join(repo, '.knowledge/.gitattributes'), 'utf8'), '*.ndjson merge=union\n');
-    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n');
+    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n');
   });
 
   it('refuses to init outside a git repository', async (t) => {

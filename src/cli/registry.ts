@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', group: 'Store', summary: 'scaffold .knowledge/ in this git repository', load: () => import('./commands/init.js') },
   { name: 'seed', group: 'Store', summary: 'write the default roles, gate profiles and modes', load: () => import('./commands/seed.js') },
   { name: 'validate', group: 'Store', summary: 'check every file of the store against its schema and rules', load: () => import('./commands/validate.js') },
+  { name: 'doctor', group: 'Store', summary: 'find (and with --fix remove) what crashes left in the store', load: () => import('./commands/doctor.js') },
   { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
   { name: 'list', group: 'Store', summary: 'list records, optionally of one kind', load: () => import('./commands/list.js') },
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },

@@ -10,7 +10,9 @@ import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js'
 import { checkVersion, configTemplate } from '../store/config.js';
 import { slugify } from '../store/ids.js';
 import { displayPath, KNOWLEDGE_DIR, knowledgeDir, SCHEMA_COPY_DIR } from '../store/layout.js';
+import { ensureLines, STORE_IGNORES } from '../store/leftovers.js';
 import { parseText } from '../store/parse.js';
+import { withWriteLock } from '../store/transaction.js';
 import { seedDefaults, type SeedItem } from './seed.js';
 
 export interface InitOptions {
@@ -25,15 +27,6 @@ export interface InitResult {
   /** Files created or changed, relative to the root. */
   changed: string[];
   seeded: SeedItem[];
-}
-
-/** Makes sure a line-based file (.gitignore, .gitattributes) holds `line`; returns whether it changed. */
-async function ensureLine(path: string, line: string): Promise<boolean> {
-  const existing = await readTextIfExists(path);
-  if (existing !== undefined && existing.split(/\r?\n/).some((l) => l.trim() === line)) return false;
-  const base = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
-  await writeFileAtomic(path, `${base}${line}\n`);
-  return true;
 }
 
 /** The repository's name as a project id: "My Repo" → "my-repo". */
@@ -55,6 +48,10 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
   }
   const dir = knowledgeDir(root);
   await mkdir(dir, { recursive: true });
+  return withWriteLock(root, () => initLocked(root, dir));
+}
+
+async function initLocked(root: string, dir: string): Promise<InitResult> {
   const changed: string[] = [];
   const configPath = join(dir, 'config.yaml');
   const config = await readTextIfExists(configPath);
@@ -65,8 +62,8 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
     // Never touch an existing configuration, but do not seed into a store of a newer format.
     checkVersion(parseText(config, `${KNOWLEDGE_DIR}/config.yaml`).value, `${KNOWLEDGE_DIR}/config.yaml`);
   }
-  if (await ensureLine(join(dir, '.gitattributes'), '*.ndjson merge=union')) changed.push(`${KNOWLEDGE_DIR}/.gitattributes`);
-  if (await ensureLine(join(dir, '.gitignore'), '.cache/')) changed.push(`${KNOWLEDGE_DIR}/.gitignore`);
+  if ((await ensureLines(join(dir, '.gitattributes'), ['*.ndjson merge=union'])).length > 0) changed.push(`${KNOWLEDGE_DIR}/.gitattributes`);
+  if ((await ensureLines(join(dir, '.gitignore'), STORE_IGNORES)).length > 0) changed.push(`${KNOWLEDGE_DIR}/.gitignore`);
   changed.push(...(await copySchemas(root)));
   const seeded = await seedDefaults(root);
   changed.push(...seeded.filter((s) => s.status === 'added').map((s) => s.file));

@@ -23,9 +23,11 @@ export async function fsyncDir(dir: string): Promise<void> {
 /**
  * Writes a file atomically: temp file in the same folder, fsync, rename over the target, fsync the
  * folder. Inside a store, refuses a symlinked folder on the way; the rename replaces a symlink at
- * the target itself instead of writing where it points.
+ * the target itself instead of writing where it points. `durable: false` skips the fsyncs, for
+ * caches: still never half a file to a reader, but a crash may lose the write (the cache is rebuilt).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+  const durable = options.durable ?? true;
   const dir = dirname(path);
   // Before mkdir, which would follow a symlinked folder and create folders wherever it points.
   assertNoSymlinkedDirs(path);
@@ -34,7 +36,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   const handle = await open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (durable) await handle.sync();
   } catch (error) {
     await handle.close();
     await unlink(temp).catch(() => undefined);
@@ -47,7 +49,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 /** Deletes a file durably; returns false when it did not exist. */

@@ -101,7 +101,7 @@ export class GitRecordCache {
     const all = Object.keys(this.entries);
     const keep = all.length > Math.max(20_000, this.used.size * 3) ? [...this.used] : all;
     const entries = Object.fromEntries(keep.map((k) => [k, this.entries[k]!]));
-    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries, derived: this.derived })).catch(() => undefined);
+    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries, derived: this.derived }), { durable: false }).catch(() => undefined);
   }
 }
 

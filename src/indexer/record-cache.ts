@@ -105,7 +105,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     if (Object.keys(old?.files ?? {}).length !== paths.length) changed = true;
     if (changed) {
       // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
-      await writeFileAtomic(path, JSON.stringify(next)).catch(() => undefined);
+      await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
     }
   }
   return { records, problems, files, cache: stats };

@@ -3,11 +3,11 @@
 // statistics of new entries are restored as application events.
 import { createHash } from 'node:crypto';
 import { ValidationError, type Problem } from '../errors.js';
-import { appendRecords } from '../log/ndjson.js';
 import { isValidId } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
 import { parseText, type ParsedText } from '../store/parse.js';
-import { checkValue, deleteRecord, writeRecord } from '../store/write.js';
+import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { checkValue, putRecord, removeRecord } from '../store/write.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
 import { kindsHolding, resolveActor, timestamp } from './entries.js';
 import { completeEntry, type EntryWriteOptions } from './manage.js';
@@ -138,29 +138,33 @@ export async function importKnowledge(options: EntryWriteOptions & { text: strin
   if (all.length > 0) throw new ValidationError(`nothing was imported: ${file} has ${all.length} problem${all.length === 1 ? '' : 's'}`, all);
   const dryRun = options.dryRun === true;
   const actor = await resolveActor(store.root, options);
-  const items: ImportItem[] = [];
-  const events: ApplicationEvent[] = [];
-  const taken = new Set(candidates.map((c) => c.entry.id));
-  for (const { entry, stats } of candidates) {
-    const holders = await kindsHolding(store.root, entry.id);
-    const policy = options.onConflict ?? 'skip';
-    let target = entry;
-    let action: ImportItem['action'] = holders.length === 0 ? 'created' : policy === 'overwrite' ? 'overwritten' : policy === 'rename' ? 'renamed' : 'skipped';
-    if (action === 'renamed') {
-      target = { ...entry, id: await newEntryIdLike(store.root, entry.id, taken) };
-      taken.add(target.id);
+  const run = async (tx: StoreTransaction | undefined): Promise<ImportResult> => {
+    const items: ImportItem[] = [];
+    const events: ApplicationEvent[] = [];
+    const taken = new Set(candidates.map((c) => c.entry.id));
+    for (const { entry, stats } of candidates) {
+      const holders = await kindsHolding(store.root, entry.id);
+      const policy = options.onConflict ?? 'skip';
+      let target = entry;
+      let action: ImportItem['action'] = holders.length === 0 ? 'created' : policy === 'overwrite' ? 'overwritten' : policy === 'rename' ? 'renamed' : 'skipped';
+      if (action === 'renamed') {
+        target = { ...entry, id: await newEntryIdLike(store.root, entry.id, taken) };
+        taken.add(target.id);
+      }
+      const path = displayPath(store.root, recordPath(store.root, entry.type, target.id));
+      if (tx !== undefined && action !== 'skipped') {
+        for (const kind of holders.filter((k) => k !== entry.type && action === 'overwritten')) await removeRecord(tx, kind, entry.id);
+        const written = await putRecord(tx, entry.type, target);
+        if (action === 'overwritten' && written.status === 'unchanged' && holders.length === 1) action = 'unchanged';
+      }
+      if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
+      items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
     }
-    const path = displayPath(store.root, recordPath(store.root, entry.type, target.id));
-    if (!dryRun && action !== 'skipped') {
-      for (const kind of holders.filter((k) => k !== entry.type && action === 'overwritten')) await deleteRecord(store.root, kind, entry.id);
-      const written = await writeRecord(store.root, entry.type, target);
-      if (action === 'overwritten' && written.status === 'unchanged' && holders.length === 1) action = 'unchanged';
-    }
-    if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
-    items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
-  }
-  if (!dryRun && events.length > 0) await appendRecords(applicationsLog(store.root), events);
-  return { dryRun, items, warnings };
+    tx?.append(applicationsLog(store.root), events);
+    return { dryRun, items, warnings };
+  };
+  // Every entry (and its statistics) lands, or, after a crash, none does.
+  return dryRun ? run(undefined) : writeStore(store.root, 'lore import', run);
 }
 
 /** `id-2`, `id-3`, ...: the first that no file and no other imported entry holds. */

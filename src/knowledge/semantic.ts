@@ -133,7 +133,7 @@ async function entryVectors(root: string, config: EmbeddingsConfig, entries: rea
     }
   } finally {
     // What was fetched is kept even when a later batch fails; the cache is only an optimisation.
-    if (computed > 0) await writeFileAtomic(path, JSON.stringify(cache)).catch(() => undefined);
+    if (computed > 0) await writeFileAtomic(path, JSON.stringify(cache), { durable: false }).catch(() => undefined);
   }
   return { vectors: hashes.map((hash) => decode(cache.vectors[hash]!)), computed };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
 import { displayPath, knowledgeDir } from './layout.js';
 import { findStoreRoot, type LocateOptions } from './locate.js';
 import { readCapped, readProblem } from './read.js';
+import { hasJournal, recoverNow, type Recovery } from './transaction.js';
 
 /** An opened store: where it is and how it is configured. */
 export interface Store {
@@ -14,6 +15,8 @@ export interface Store {
   config: LoreConfig;
   /** Problems in config.yaml (a warning when it is missing). */
   configProblems: Problem[];
+  /** An operation a crash had interrupted, completed or undone while opening the store. */
+  recovered?: Recovery;
 }
 
 /** Reads `.knowledge/config.yaml`; a missing file means the defaults, with a warning. */
@@ -42,11 +45,13 @@ export interface OpenOptions extends LocateOptions {
 /** Finds and opens the store; throws when config.yaml is invalid unless allowed. */
 export async function openStore(options: OpenOptions): Promise<Store> {
   const root = findStoreRoot(options);
+  // Readers too finish what a crash interrupted, so nobody sees half of an operation (one stat when there is nothing).
+  const recovered = hasJournal(root) ? await recoverNow(root) : undefined;
   const { config, problems } = await loadConfig(root);
   if (!options.allowInvalidConfig && problems.some((p) => p.severity === 'error')) {
     throw new ValidationError(`${KNOWLEDGE_CONFIG} is invalid`, problems, { hint: 'fix it, then run "lore validate"' });
   }
-  return { root, config, configProblems: problems };
+  return { root, config, configProblems: problems, ...(recovered === undefined ? {} : { recovered }) };
 }
 
 const KNOWLEDGE_CONFIG = '.knowledge/config.yaml';

@@ -7,6 +7,7 @@ import { symlinkError } from '../fs/no-follow.js';
 import { readLog } from '../log/ndjson.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
+import { doctor } from './doctor.js';
 import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
@@ -134,6 +135,12 @@ async function staleSchemaCopies(root: string): Promise<Problem[]> {
   return [];
 }
 
+/** What crashes left behind, and a .gitignore that would commit it: warnings, `lore doctor --fix` deals with them. */
+async function crashLeftovers(root: string): Promise<Problem[]> {
+  const { items } = await doctor(root, { fix: false });
+  return items.map((item) => ({ severity: 'warning', file: item.file, message: `${item.message} (lore doctor --fix)` }));
+}
+
 /** Adds line, column and a code frame to problems that only have a pointer. */
 async function locateProblems(root: string, problems: Problem[]): Promise<void> {
   for (const problem of problems) {
@@ -168,7 +175,7 @@ export async function validateStore(store: Store, options: { onProgress?: (done:
     logs.push({ file, lines: result.lines });
     problems.push(...result.problems);
   }
-  problems.push(...(await symlinks(root)), ...(await unknownFiles(root)), ...(await staleSchemaCopies(root)));
+  problems.push(...(await symlinks(root)), ...(await unknownFiles(root)), ...(await staleSchemaCopies(root)), ...(await crashLeftovers(root)));
   const counts = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, 0])) as Record<RecordKindName, number>;
   for (const record of read.records) counts[record.kind]++;
   const errors = problems.filter((p) => p.severity === 'error').length;
