@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiteralSet } from '../src/guard/aho-corasick.js';
 import { requiredLiteral } from '../src/guard/literals.js';
-import { compileRules, forCandidates, type RuleVersion } from '../src/guard/rules.js';
+import { compileRules, forCandidates, patternLiteral, type RuleVersion } from '../src/guard/rules.js';
+import { compileGlob, globProblem } from '../src/match/glob.js';
 import { compileRegex } from '../src/match/regex.js';
 import type { KnowledgeEntry } from '../src/types.js';
+import { generateGlob, generatePaths, prng } from './helpers/glob-fuzz.js';
 
 function found(set: LiteralSet, text: string): number[] {
   const hits: number[] = [];
@@ -128,5 +130,27 @@ describe('scanning through the prefilter', () => {
     }
     // The lines exercise the folds: most of them match something.
     assert.equal(checked, 22);
+  });
+
+  it('visits every glob that matches a path: a matching path holds the glob\'s literal (generated globs)', () => {
+    const random = prng(7);
+    let checked = 0;
+    for (let i = 0; i < 3000; i++) {
+      const glob = generateGlob(random);
+      const paths = generatePaths(random, glob, 4);
+      if (globProblem(glob) !== undefined) continue;
+      const literal = patternLiteral(`glob:${glob}`);
+      if (literal === undefined) continue;
+      for (const path of paths) {
+        if (!compileGlob(glob).test(path)) continue;
+        checked++;
+        assert.ok(path.includes(literal.text), `${JSON.stringify(glob)} matches ${JSON.stringify(path)}, which lacks its literal ${JSON.stringify(literal.text)}`);
+      }
+    }
+    assert.ok(checked > 500, `only ${checked} matches had a literal`);
+  });
+
+  it('gives a negated glob no literal, however it is written: it matches the paths that lack one', () => {
+    assert.deepEqual(['!**/*.md', './!**/*.md', '!./docs/**', '**/*.secret'].map((glob) => patternLiteral(`glob:${glob}`)), [undefined, undefined, undefined, { text: '.secret', ignoreCase: false }]);
   });
 });
