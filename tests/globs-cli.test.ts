@@ -71,12 +71,13 @@ describe('a glob lore refuses', () => {
     assert.equal(existsSync(join(repo, prohibitionPath('pro-keys'))), false);
   });
 
-  it('is reported by lore validate with file, line and field, in prohibitions, allowlist records and role constraints', async (t) => {
+  it('is reported by lore validate with file, line and field, in prohibitions, allowlist records, role constraints and overrides', async (t) => {
     const repo = gitRepo(t, {
       '.knowledge/config.yaml': 'version: 1\n',
       [prohibitionPath('pro-js')]: JS_RULE,
       '.knowledge/allow/fixtures.yaml': 'id: fixtures\nentry: pro-js\npaths: ["tests/[[:digit:]]/**"]\nreason: fixtures\nauthor: Test\n',
       '.knowledge/roles/coach.yaml': 'id: ROLE-coach\nrole: coach\nmust_do: []\nmust_not_do:\n  - text: Write implementation code\n    paths: ["src/[!t]*"]\nask_before: []\nescalate_when: []\n',
+      '.knowledge/overrides/demo.yaml': 'role_constraints:\n  player:\n    must_not_do_additions:\n      - text: Touch the gates\n        paths: ["gates/**", ".knowledge/{gates,modes}.+(yaml)"]\n',
     });
     const result = await lore(['validate'], { cwd: repo });
     assert.equal(result.code, 1);
@@ -84,6 +85,7 @@ describe('a glob lore refuses', () => {
     assert.deepEqual(errors, [
       '.knowledge/allow/fixtures.yaml:3:9: error: paths[0] "tests/[[:digit:]]/**" is not a usable glob: POSIX class [:digit:] is not supported: write [0-9] instead',
       `.knowledge/knowledge/prohibitions/pro-js.yaml:16:5: error: globs[1] "**/*.+(js|ts)" is not a usable glob: ${EXTGLOB}`,
+      `.knowledge/overrides/demo.yaml:5:29: error: role_constraints.player.must_not_do_additions[0].paths[1] ".knowledge/{gates,modes}.+(yaml)" is not a usable glob: ${EXTGLOB.replace('+(js|ts)', '+(yaml)')}`,
       '.knowledge/roles/coach.yaml:6:13: error: must_not_do[0].paths[0] "src/[!t]*" is not a usable glob: [!...] is ambiguous (micromatch reads ! as a character, POSIX shells negate): write [^...] to negate, or [\\!...] to match !',
     ]);
   });
