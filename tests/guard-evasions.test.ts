@@ -148,7 +148,7 @@ describe('the commit guard, against attempts to hide a change', () => {
     gitSync(repo, ['add', '-A']);
     await refusedThenForced(repo, env);
     const { json } = await rangeFindings(repo);
-    assert.deepEqual(summary(json.outcome.active), [['pro-aws-key', 'tab\there/"q"/ü.txt', 1], ['pro-env', 'odd\nname/.env', undefined]]);
+    assert.deepEqual(summary(json.outcome.active), [['pro-env', 'odd\nname/.env', undefined], ['pro-aws-key', 'tab\there/"q"/ü.txt', 1]]);
   });
 
   it('reads the same change whatever the user has in their git config', async (t) => {

@@ -18,6 +18,7 @@ function entry(id: string, fields: Partial<KnowledgeEntry>): KnowledgeEntry {
     createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 't', enabled: true, ...fields,
   };
 }
+import { generateGlob, generatePaths, prng } from './helpers/glob-fuzz.js';
 
 function found(set: LiteralSet, text: string): number[] {
   const hits: number[] = [];
@@ -168,14 +169,31 @@ describe('scanning through the prefilter', () => {
   it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {
     // On Linux "config\\prod.env" is one file name; the glob normalises it to config/prod.env and matches.
     const versions: RuleVersion[] = [{ entry: entry('pro-env', { globs: ['config/prod.env'] }), origin: 'committed', file: 'f' }];
-    const files = ['config\\prod.env', './config/prod.env', 'config/prod.env', 'config-prod.env'].map((path) => ({ path, status: 'added' as const, binary: true, added: [] }));
+    const files = ['config\\prod.env', './config/prod.env', 'config/prod.env', 'config-prod.env'].map((path) => ({ path, status: 'added' as const, added: [] }));
     const { findings } = scan([{ files }], compileRules(versions));
     assert.deepEqual(findings.map((f) => f.path), ['config\\prod.env', './config/prod.env', 'config/prod.env']);
   });
 
-  it('gives a negated glob no literal: it matches the paths that lack its text', () => {
-    assert.equal(patternLiteral('glob:!secrets/**'), undefined);
-    assert.deepEqual(patternLiteral('glob:secrets/**'), { text: 'secrets', ignoreCase: false });
+  it('visits every glob that matches a path: a matching path holds the glob\'s literal (generated globs)', () => {
+    const random = prng(7);
+    let checked = 0;
+    for (let i = 0; i < 3000; i++) {
+      const glob = generateGlob(random);
+      const paths = generatePaths(random, glob, 4);
+      if (globProblem(glob) !== undefined) continue;
+      const literal = patternLiteral(`glob:${glob}`);
+      if (literal === undefined) continue;
+      for (const path of paths) {
+        if (!compileGlob(glob).test(path)) continue;
+        checked++;
+        assert.ok(path.includes(literal.text), `${JSON.stringify(glob)} matches ${JSON.stringify(path)}, which lacks its literal ${JSON.stringify(literal.text)}`);
+      }
+    }
+    assert.ok(checked > 500, `only ${checked} matches had a literal`);
+  });
+
+  it('gives a negated glob no literal, however it is written: it matches the paths that lack one', () => {
+    assert.deepEqual(['!**/*.md', './!**/*.md', '!./docs/**', '**/*.secret'].map((glob) => patternLiteral(`glob:${glob}`)), [undefined, undefined, undefined, { text: '.secret', ignoreCase: false }]);
   });
 });
 
@@ -262,7 +280,7 @@ describe('the prefilter against the regex alone, on generated input', () => {
       }
       const versions: RuleVersion[] = batch.map((g, k) => ({ entry: entry(`g${k}`, { globs: [g.glob] }), origin: 'committed', file: 'f' }));
       const paths = [...new Set(batch.flatMap((g) => g.paths))];
-      const files = paths.map((path) => ({ path, status: 'added' as const, binary: true, added: [] }));
+      const files = paths.map((path) => ({ path, status: 'added' as const, added: [] }));
       const found = new Set(scan([{ files }], compileRules(versions)).findings.map((f) => `${f.entryId} ${f.path}`));
       batch.forEach((g, k) => {
         for (const path of paths) {

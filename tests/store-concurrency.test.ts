@@ -36,7 +36,7 @@ const files = (root: string, dir: string): string[] => readdirSync(join(root, di
 /** The stored record of the entity named `name` (its file name is a slug of the name). */
 function entity(root: string, name: string): { tags?: string[]; relationships?: Array<{ to: string }> } {
   const dir = join(root, '.knowledge/graph/entities');
-  const records = readdirSync(dir).map((f) => YAML.parse(readFileSync(join(dir, f), 'utf8')) as { name: string });
+  const records = readdirSync(dir).map((f) => YAML.parse(readFileSync(join(dir, f), 'utf8')) as { name: string; tags?: string[]; relationships?: Array<{ to: string }> });
   return records.find((r) => r.name === name)!;
 }
 

@@ -96,7 +96,7 @@ describe('reading records', () => {
     const result = await readRecords(root);
     assert.deepEqual(result.problems.map((p) => [p.line, p.message]), [
       [14, 'content[0] "(a)\\\\1" is not a usable regular expression: invalid escape sequence: `\\1` (patterns use RE2 syntax and run in linear time, so back-references and lookaround are not available)'],
-      [17, 'globs[0] "src/{a,b" is not a usable glob: unbalanced braces in glob "src/{a,b"'],
+      [17, 'globs[0] "src/{a,b" is not a usable glob: a { is not closed: write \\{ for a literal {'],
     ]);
   });
 

@@ -46,7 +46,8 @@ export type Where = { cwd: string; env: NodeJS.ProcessEnv };
 
 /** Fails closed: a store the guard cannot read blocks the commit (exit 2), with the problems. */
 export function failOnProblems(problems: readonly Problem[]): void {
-  const errors = problems.filter((p) => p.severity === 'error');
+  // A file unchanged by the change is read on both sides: name each problem once.
+  const errors = [...new Map(problems.filter((p) => p.severity === 'error').map((p) => [JSON.stringify([p.file, p.line, p.column, p.message]), p])).values()];
   if (errors.length > 0) {
     throw new LoreError('GUARD_FAILED', 'the commit guard cannot run: the knowledge it checks against is invalid', {
       problems: errors,

@@ -1,7 +1,8 @@
 // checkBeforeTask: a plan against the knowledge base. Prohibitions that match the plan's file
 // paths or approach text block (critical, when block_on_critical) or warn; recommendations and
 // learnings are the most relevant ones, capped by config.
-import type { Problem } from '../errors.js';
+import { LoreError, type Problem } from '../errors.js';
+import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
 import { normalisePath } from '../match/glob.js';
@@ -122,6 +123,12 @@ export async function checkBeforeTask(options: CheckOptions & { store: Store }):
   const { store } = options;
   if (!store.config.pre_task_check.enabled) return { ...disabledResult(), problems: [] };
   const { index, problems } = await loadKnowledgeIndex(store);
+  // A prohibition that cannot be read could be the one the plan breaks: fail closed, as the commit guard does.
+  const prohibitions = `${KNOWLEDGE_DIR}/${KINDS.prohibition.dir}/`;
+  const unreadable = problems.filter((p) => p.severity === 'error' && p.file.replace(/\\/g, '/').startsWith(prohibitions));
+  if (unreadable.length > 0) {
+    throw new LoreError('INVALID_STORE', 'the plan check cannot run: a prohibition it checks against is invalid', { problems: unreadable, hint: 'fix the files (lore validate)' });
+  }
   const result = await checkPlanWithIndex(index, store.config.pre_task_check, { ...options, root: store.root, projectId: options.projectId ?? store.config.project });
   return { ...result, problems };
 }

@@ -21,7 +21,8 @@ export const command = defineCommand({
     '"env*" would). A critical match blocks when pre_task_check.block_on_critical (exit 1, canProceed false);',
     'other matches warn. Adds the most relevant recommendations (max_recommendations) and learnings',
     '(max_learnings) and a token-budgeted summary. Without --task and --plan it reads one',
-    '{ "task": ..., "plan": ... } object from stdin. Exit 0 proceed, 1 blocked or invalid input, 2 usage.',
+    '{ "task": ..., "plan": ... } object from stdin. An invalid prohibition stops the check (it could be the',
+    'one the plan breaks). Exit 0 proceed, 1 blocked, invalid input or an invalid prohibition, 2 usage.',
   ].join('\n'),
   options: {
     ...TASK_PLAN_OPTIONS,
