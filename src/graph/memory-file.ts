@@ -4,6 +4,7 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { decodeUtf8OrThrow } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { EntityInput, GraphMemory, GraphMemoryFile, RelationshipInput } from '../types.js';
 import { parseJson, withPositions } from './_json.js';
@@ -69,15 +70,15 @@ export function parseMemoryFile(text: string, file: string, options: GraphOption
  */
 export async function loadMemoryFile(path: string, options: GraphOptions & { display?: string; mustExist?: boolean } = {}): Promise<LoadedGraph & { exists: boolean }> {
   const file = options.display ?? path;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT') && options.mustExist !== true) return { graph: new ContextGraph(options), warnings: [], exists: false };
     if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${file} does not exist`, { cause: error });
     throw new LoreError('IO', `could not read the context graph ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return { ...parseMemoryFile(text, file, options), exists: true };
+  return { ...parseMemoryFile(decodeUtf8OrThrow(bytes, file), file, options), exists: true };
 }
 
 /** The memory-file form of a graph or part of it: every field present, in the schema's order. */

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
 import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, type RecordKindName } from '../store/layout.js';
@@ -140,7 +141,12 @@ export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessE
     const { parseRecord } = await import('../store/read.js');
     const { parseConfig } = await import('../store/config.js');
     for (const { file, kind, key } of misses) {
-      const text = blobs.get(file.blob)!.toString('utf8');
+      const decoded = decodeUtf8(blobs.get(file.blob)!);
+      if ('fault' in decoded) {
+        cache.set(key, { problems: [utf8Problem(file.path, decoded.fault)] });
+        continue;
+      }
+      const text = decoded.text;
       if (kind === undefined) cache.set(key, parseConfig(text, file.path));
       else cache.set(key, parseRecord(text, kind, basename(file.path, extname(file.path)), file.path));
     }

@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import type { LoreConfig } from '../types.js';
 import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
 import { displayPath, knowledgeDir } from './layout.js';
@@ -20,18 +21,20 @@ export interface Store {
 export async function loadConfig(root: string): Promise<{ config: LoreConfig; problems: Problem[] }> {
   const path = join(knowledgeDir(root), 'config.yaml');
   const file = displayPath(root, path);
-  let text: string;
+  let bytes: Buffer;
   try {
     const info = await stat(path);
     if (info.size > DEFAULT_LIMITS.max_file_bytes) {
       return { config: DEFAULT_CONFIG, problems: [{ severity: 'error', file, message: `the file is ${info.size} bytes, over the limit of ${DEFAULT_LIMITS.max_file_bytes} bytes` }] };
     }
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { config: DEFAULT_CONFIG, problems: [{ severity: 'warning', file, message: 'config.yaml is missing, so the defaults apply (lore init writes one)' }] };
     throw new LoreError('IO', `could not read ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return parseConfig(text, file);
+  const decoded = decodeUtf8(bytes);
+  if ('fault' in decoded) return { config: DEFAULT_CONFIG, problems: [utf8Problem(file, decoded.fault)] };
+  return parseConfig(decoded.text, file);
 }
 
 export interface OpenOptions extends LocateOptions {

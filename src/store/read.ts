@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
@@ -50,8 +51,15 @@ export function parseRecord<T = unknown>(text: string, kind: RecordKindName, ste
   return { record: { kind, id, file, value: parsed.value as T }, problems };
 }
 
+/** Decodes record bytes strictly (a byte that is not UTF-8 is a problem), then parses and validates them. */
+export function parseRecordBytes<T = unknown>(bytes: Uint8Array, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
+  const decoded = decodeUtf8(bytes);
+  if ('fault' in decoded) return { problems: [utf8Problem(file, decoded.fault)] };
+  return parseRecord<T>(decoded.text, kind, stem, file, limits);
+}
+
 /** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
-export function readCapped(path: string, max: number): { text: string } | { size: number } {
+export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
   // Synchronous on purpose: thousands of small files read faster this way than through the thread pool.
   const fd = openSync(path, 'r');
   try {
@@ -64,7 +72,7 @@ export function readCapped(path: string, max: number): { text: string } | { size
       if (n === 0) break;
       read += n;
     }
-    return { text: buffer.toString('utf8', 0, read) };
+    return { bytes: read === size ? buffer : buffer.subarray(0, read) };
   } finally {
     closeSync(fd);
   }
@@ -79,14 +87,14 @@ export function tooLarge(file: string, size: number, limits: LimitsConfig): Prob
 export async function readRecordFile<T = unknown>(root: string, kind: RecordKindName, path: string, limits: LimitsConfig = DEFAULT_LIMITS): Promise<{ record?: StoreRecord<T>; problems: Problem[] }> {
   const file = displayPath(root, path);
   const stem = basename(path, extname(path));
-  let content: { text: string } | { size: number };
+  let content: { bytes: Buffer } | { size: number };
   try {
     content = readCapped(path, limits.max_file_bytes);
   } catch (error) {
     return { problems: [{ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` }] };
   }
   if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
-  return parseRecord<T>(content.text, kind, stem, file, limits);
+  return parseRecordBytes<T>(content.bytes, kind, stem, file, limits);
 }
 
 /** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */

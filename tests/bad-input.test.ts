@@ -1,0 +1,74 @@
+// Untrusted knowledge files, plans and inputs: bytes that are not UTF-8, JSON that is not JSON,
+// nesting deeper than the limit, huge plans, files that are not ours to overwrite, and names
+// Windows cannot hold. Each is refused with the file, line and column, never crashes or guesses.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { LORE_BIN, lore } from './helpers/cli.js';
+import { DAG_LOG, dagStore, node } from './helpers/dag.js';
+import { configYaml, entry, entryFiles, knowledgeStore } from './helpers/knowledge.js';
+import { gitRepo, gitSync, tempStore, testEnv } from './helpers/temp.js';
+
+const PRO = '.knowledge/knowledge/prohibitions';
+
+/** The store files of one prohibition whose description holds `bytes` (raw, maybe not UTF-8). */
+function withBytes(root: string, id: string, bytes: Buffer): string {
+  const path = join(root, PRO, `${id}.yaml`);
+  const text = readFileSync(path);
+  const at = text.indexOf('Description of');
+  writeFileSync(path, Buffer.concat([text.subarray(0, at), bytes, text.subarray(at)]));
+  return path;
+}
+
+describe('bytes that are not UTF-8', () => {
+  it('reports a record file with the line and column of the first bad byte, and lore edit leaves the file alone', async (t) => {
+    const { root } = await knowledgeStore(t, [entry({ id: 'pro-x', priority: 'critical' })]);
+    const path = withBytes(root, 'pro-x', Buffer.from([0x41, 0xff]));
+    const before = readFileSync(path);
+    const validate = await lore(['validate'], { cwd: root });
+    assert.deepEqual(validate, { code: 1, stdout: `${PRO}/pro-x.yaml:5:15: error: the file is not valid UTF-8 (byte 0xff)\nchecked 1 record file and 0 logs: 1 error, 0 warnings\n`, stderr: '' });
+    const edit = await lore(['edit', 'pro-x', '--set', 'priority=high'], { cwd: root });
+    assert.deepEqual(edit, { code: 1, stdout: '', stderr: `error: the entry pro-x is invalid\n${PRO}/pro-x.yaml:5:15: error: the file is not valid UTF-8 (byte 0xff)\nhint: fix it, then run "lore validate"\n` });
+    assert.deepEqual(readFileSync(path), before);
+  });
+
+  it('stops the commit guard on a staged record that is not UTF-8', async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': configYaml(), ...entryFiles([entry({ id: 'pro-x' })]) });
+    withBytes(repo, 'pro-x', Buffer.from([0xe2, 0x28, 0xa1]));
+    gitSync(repo, ['add', '-A']);
+    const result = await lore(['check', '--staged'], { cwd: repo });
+    assert.deepEqual([result.code, result.stderr.split('\n').slice(0, 2)], [2, ['error: the commit guard cannot run: the knowledge it checks against is invalid', `${PRO}/pro-x.yaml:5:14: error: the file is not valid UTF-8 (byte 0xe2)`]]);
+  });
+
+  it('reports config.yaml that is not UTF-8', async (t) => {
+    const root = tempStore(t);
+    writeFileSync(join(root, '.knowledge/config.yaml'), Buffer.from('version: 1\nproject: caf\xe9\n', 'latin1'));
+    const result = await lore(['validate'], { cwd: root });
+    assert.deepEqual([result.code, result.stdout.split('\n')[0]], [1, '.knowledge/config.yaml:2:13: error: the file is not valid UTF-8 (byte 0xe9)']);
+  });
+
+  it('refuses input on stdin or in a file that is not UTF-8, naming the line and column', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    const input = Buffer.concat([Buffer.from('{"task": {"description": "x"},\n "plan": {"approach": "caf'), Buffer.from([0xe9]), Buffer.from('", "fileChanges": []}}')]);
+    writeFileSync(join(root, 'entry.yaml'), Buffer.concat([Buffer.from('title: T\ndescription: '), Buffer.from([0xc0, 0xaf]), Buffer.from('\n')]));
+    const plan = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [LORE_BIN, 'check-plan'], { cwd: root, env: testEnv() }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stderr }));
+      child.stdin!.end(input);
+    });
+    assert.deepEqual(plan, { code: 1, stderr: 'error: <stdin> is not valid UTF-8\n<stdin>:2:27: error: the input is not valid UTF-8 (byte 0xe9)\n' });
+    const add = await lore(['add', 'learning', '--from-file', 'entry.yaml'], { cwd: root });
+    assert.deepEqual(add, { code: 1, stdout: '', stderr: 'error: entry.yaml is not valid UTF-8\nentry.yaml:2:14: error: the file is not valid UTF-8 (byte 0xc0)\n' });
+  });
+
+  it('skips a log line that is not UTF-8 and answers from the rest', async (t) => {
+    const cwd = dagStore(t, [node('a', 1), node('b', 2, { parents: ['a'] }), node('c', 3, { parents: ['a'] })]);
+    const log = readFileSync(join(cwd, DAG_LOG));
+    const second = log.indexOf('thought b');
+    writeFileSync(join(cwd, DAG_LOG), Buffer.concat([log.subarray(0, second), Buffer.from([0xfe]), log.subarray(second)]));
+    const result = await lore(['dag', 'heads', '--project', 'demo'], { cwd });
+    assert.deepEqual(result, { code: 0, stdout: 'c  actor: thought c [task]\n', stderr: `${DAG_LOG}:2:${second - log.indexOf('\n') }: warning: line 2 is not valid UTF-8 (byte 0xfe) and was skipped\n` });
+  });
+});
+
