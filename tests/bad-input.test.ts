@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parseText } from '../src/store/parse.js';
 import { LORE_BIN, lore } from './helpers/cli.js';
 import { DAG_LOG, dagStore, node } from './helpers/dag.js';
 import { configYaml, entry, entryFiles, knowledgeStore } from './helpers/knowledge.js';
@@ -69,6 +70,84 @@ describe('bytes that are not UTF-8', () => {
     writeFileSync(join(cwd, DAG_LOG), Buffer.concat([log.subarray(0, second), Buffer.from([0xfe]), log.subarray(second)]));
     const result = await lore(['dag', 'heads', '--project', 'demo'], { cwd });
     assert.deepEqual(result, { code: 0, stdout: 'c  actor: thought c [task]\n', stderr: `${DAG_LOG}:2:${second - log.indexOf('\n') }: warning: line 2 is not valid UTF-8 (byte 0xfe) and was skipped\n` });
+  });
+});
+
+describe('JSON that is not JSON', () => {
+  const broken = '{"title": "x",\n "description": "y" "keywords": []}';
+  const expected = (file: string): string => `${file}:2:21: error: JSON syntax: expected ',' or '}' after a property value (found '"')`;
+
+  it('says JSON, with line and column, for a .json record file', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml(), [`${PRO}/pro-json.json`]: broken });
+    const result = await lore(['validate'], { cwd: root });
+    assert.deepEqual([result.code, result.stdout.split('\n')[0]], [1, expected(`${PRO}/pro-json.json`)]);
+  });
+
+  it('says JSON, with line and column, for every command that reads JSON input', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    writeFileSync(join(root, 'in.json'), broken);
+    writeFileSync(join(root, 'in.ndjson'), `{"id": "pro-a", "type": "prohibition", "title": "A", "description": "a"}\n${broken.replace('\n', '')}\n`);
+    const cases: Array<[string[], string | undefined, number, string]> = [
+      [['add', 'prohibition', '--from-file', 'in.json'], undefined, 1, expected('in.json')],
+      [['check-plan'], '{"task": {"description": "x"},\n "plan": {"approach": "y" "fileChanges": []}}', 1, `<stdin>:2:27: error: JSON syntax: expected ',' or '}' after a property value (found '"')`],
+      [['check-plan', '--task', 'in.json', '--plan', 'in.json'], undefined, 1, expected('in.json')],
+      [['dag', 'append', '--from-file', '-'], broken, 2, expected('<stdin>')],
+      [['graph', 'apply', 'in.json'], undefined, 1, expected('in.json')],
+      [['graph', 'show', '--memory-file', 'in.json'], undefined, 1, expected('in.json')],
+      [['turn', 'record', '--from-file', 'in.json'], undefined, 1, expected('in.json')],
+      [['import', 'in.ndjson'], undefined, 1, "in.ndjson:2:35: error: JSON syntax: expected ',' or '}' after a property value (found '\"')"],
+    ];
+    for (const [args, input, code, problem] of cases) {
+      const result = await lore(args, { cwd: root, ...(input === undefined ? {} : { input }) });
+      assert.deepEqual([result.code, result.stderr.split('\n')[1]], [code, problem], args.join(' '));
+    }
+  });
+
+  it('still reads YAML on stdin, also when it starts like JSON', async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': configYaml() });
+    const result = await lore(['add', 'learning', '--from-file', '-'], { cwd: repo, input: '{title: Retry with backoff, description: Fixed delays synchronise clients.}\n' });
+    assert.deepEqual(result, { code: 0, stdout: 'added learn-retry-with-backoff (.knowledge/knowledge/learnings/learn-retry-with-backoff.yaml)\n', stderr: '' });
+  });
+
+  it('refuses repeated keys and locates JSON pointers in a .json text', () => {
+    assert.deepEqual(parseText('{"a": 1,\n "a": 2}', 'x.json').problems.map((p) => [p.line, p.column, p.message]), [[2, 2, 'JSON syntax: the key "a" appears twice in one object; keys must be unique']]);
+    const parsed = parseText('{\n  "a": {"b": [1, 2, {"c": 3}]},\n  "d": "x"\n}', 'x.json');
+    assert.deepEqual(parsed.locateAll([{ pointer: '/a/b/2/c' }, { pointer: '/d', atKey: true }, { pointer: '/a/missing' }]).map((at) => [at?.line, at?.column]), [[2, 27], [3, 3], [2, 8]]);
+  });
+});
+
+describe('nesting deeper than the limit', () => {
+  const message = (limit: number): string => `the value is nested more than ${limit} levels deep (the limit, limits.max_depth)`;
+
+  it('names the limit for record files nested 100,000 deep, YAML and JSON alike', async (t) => {
+    const root = tempStore(t, {
+      '.knowledge/config.yaml': configYaml(),
+      [`${PRO}/pro-flow.yaml`]: `id: pro-flow\nkeywords: ${'['.repeat(100_000)}\n`,
+      [`${PRO}/pro-block.yaml`]: `id: pro-block\nkeywords:\n${'- '.repeat(100_000)}x\n`,
+      [`${PRO}/pro-json.json`]: `{"id": "pro-json", "keywords": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    });
+    const result = await lore(['validate'], { cwd: root });
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.split('\n').filter((l) => l.startsWith('.knowledge')), [
+      `${PRO}/pro-block.yaml:3:63: error: ${message(32)}`,
+      `${PRO}/pro-flow.yaml:2:42: error: ${message(32)}`,
+      `${PRO}/pro-json.json:1:63: error: ${message(32)}`,
+    ]);
+  });
+
+  it('follows limits.max_depth of config.yaml', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml('limits:\n  max_depth: 4\n'), ...entryFiles([entry({ id: 'pro-deep', examples: [{ scenario: 's', goodApproach: 'g' }] })]) });
+    writeFileSync(join(root, PRO, 'pro-deep.yaml'), readFileSync(join(root, PRO, 'pro-deep.yaml'), 'utf8').replace('keywords: []', 'keywords: [[[[x]]]]'));
+    const result = await lore(['validate'], { cwd: root });
+    assert.deepEqual([result.code, result.stdout.split('\n')[0]], [1, `${PRO}/pro-deep.yaml:10:14: error: ${message(4)}`]);
+  });
+
+  it('names the limit for input on stdin, JSON or YAML', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    const plan = await lore(['check-plan'], { cwd: root, input: `{"task": {"description": "x"}, "plan": ${'['.repeat(100_000)}}` });
+    assert.deepEqual([plan.code, plan.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the task and plan from <stdin>', `<stdin>:1:71: error: ${message(32)}`]]);
+    const block = await lore(['add', 'learning', '--from-file', '-'], { cwd: root, input: `title: x\ndetails:\n${'- '.repeat(100_000)}x\n` });
+    assert.deepEqual([block.code, block.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the entry in <stdin>', `<stdin>:3:63: error: ${message(32)}`]]);
   });
 });
 

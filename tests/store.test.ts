@@ -47,9 +47,9 @@ describe('parsing record text', () => {
     }
   });
 
-  it('refuses nesting deeper than the limit', () => {
+  it('refuses nesting deeper than the limit, at the first collection past it', () => {
     const deep = `a: ${'['.repeat(40)}${']'.repeat(40)}\n`;
-    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => p.message), ['the record is nested deeper than 32 levels']);
+    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => [p.line, p.column, p.message]), [[1, 35, 'the value is nested more than 32 levels deep (the limit, limits.max_depth)']]);
   });
 
   it('refuses duplicate keys', () => {

@@ -5,9 +5,9 @@ import { lstat, readFile, realpath } from 'node:fs/promises';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { decodeUtf8OrThrow } from '../fs/utf8.js';
+import { parseJson, withPositions } from '../store/json-text.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { EntityInput, GraphMemory, GraphMemoryFile, RelationshipInput } from '../types.js';
-import { parseJson, withPositions } from './_json.js';
 import { describeRelationship, relationshipKey } from './merge.js';
 import { ContextGraph, type GraphOptions } from './model.js';
 
