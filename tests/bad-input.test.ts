@@ -6,11 +6,12 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { parseText } from '../src/store/parse.js';
-import { LORE_BIN, lore } from './helpers/cli.js';
+import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
 import { DAG_LOG, dagStore, node } from './helpers/dag.js';
 import { configYaml, entry, entryFiles, knowledgeStore } from './helpers/knowledge.js';
-import { gitRepo, gitSync, tempStore, testEnv } from './helpers/temp.js';
+import { gitRepo, gitSync, tempDir, tempStore, testEnv } from './helpers/temp.js';
 
 const PRO = '.knowledge/knowledge/prohibitions';
 
@@ -148,6 +149,48 @@ describe('nesting deeper than the limit', () => {
     assert.deepEqual([plan.code, plan.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the task and plan from <stdin>', `<stdin>:1:71: error: ${message(32)}`]]);
     const block = await lore(['add', 'learning', '--from-file', '-'], { cwd: root, input: `title: x\ndetails:\n${'- '.repeat(100_000)}x\n` });
     assert.deepEqual([block.code, block.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the entry in <stdin>', `<stdin>:3:63: error: ${message(32)}`]]);
+  });
+});
+
+describe('check-plan on a huge plan', () => {
+  /** Peak RSS (MiB) of `lore check-plan --json` reading `input` on stdin, as the child itself reports it on exit. */
+  function peakRss(cwd: string, hook: string, input: string): Promise<{ code: number; mib: number; stdout: string }> {
+    return new Promise((resolve, reject) => {
+      const child = execFile(process.execPath, ['--import', pathToFileURL(hook).href, LORE_BIN, 'check-plan', '--json'], { cwd, env: testEnv(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const peak = /maxRSS (\d+)/.exec(stderr);
+        if (peak === null) return reject(new Error(`no peak reported: ${stderr}`));
+        resolve({ code: error === null ? 0 : (error.code as number), mib: Number(peak[1]) / 1024, stdout });
+      });
+      child.stdin!.end(input);
+    });
+  }
+
+  it('stays within a small multiple of the plan size (a 16 MiB plan)', async (t) => {
+    const hook = join(tempDir(t), 'peak.mjs');
+    writeFileSync(hook, "process.on('exit', () => process.stderr.write(`maxRSS ${process.resourceUsage().maxRSS}\\n`));\n");
+    const { root } = await knowledgeStore(t, [entry({ id: 'pro-deploy', keywords: ['deploy on friday', 'secret*'], globs: ['**/*.pem'], priority: 'critical' }), entry({ id: 'rec-retry', keywords: ['retry'] })]);
+    const words = ['deploy', 'database', 'migration', 'config', 'service', 'handler', 'retry', 'cache', 'index', 'schema'];
+    const approach = Array.from({ length: 900_000 }, (_, i) => `${words[i % words.length]}${i % 997}`).join(' ');
+    const fileChanges = Array.from({ length: 120_000 }, (_, i) => ({ path: `src/module${i % 500}/file${i}.ts`, change: 'modify' }));
+    const big = JSON.stringify({ task: { description: 'a big plan' }, plan: { approach: `${approach} deploy on friday`, fileChanges: [...fileChanges, { path: 'certs/server.pem' }] } });
+    const size = Buffer.byteLength(big) / 1024 / 1024;
+    assert.ok(size > 15, `the plan is ${size} MiB`);
+    const small = await peakRss(root, hook, JSON.stringify({ task: { description: 'a small plan' }, plan: { approach: 'x', fileChanges: [] } }));
+    const large = await peakRss(root, hook, big);
+    const result = JSON.parse(large.stdout) as { blockers: Array<{ knowledge: { id: string }; matches: Array<{ reason: string }> }> };
+    assert.deepEqual([large.code, result.blockers.map((b) => [b.knowledge.id, b.matches.map((m) => m.reason)])], [1, [['pro-deploy', ['File certs/server.pem matches prohibited glob **/*.pem', 'Plan mentions prohibited keyword: deploy on friday']]]]);
+    // Before: about 65 times the plan (YAML's syntax tree of it, and one string per word).
+    t.diagnostic(`peak RSS ${large.mib.toFixed(0)} MiB for a ${size.toFixed(1)} MiB plan, ${small.mib.toFixed(0)} MiB for a tiny one`);
+    assert.ok(large.mib - small.mib < 10 * size, `check-plan on a ${size.toFixed(1)} MiB plan peaked at ${large.mib.toFixed(0)} MiB (${small.mib.toFixed(0)} MiB for a tiny plan)`);
+  });
+
+  it('lists at most 100 matched paths per prohibition and counts the rest', async (t) => {
+    const { root } = await knowledgeStore(t, [entry({ id: 'pro-ts', globs: ['**/*.ts'], priority: 'high' })]);
+    const input = JSON.stringify({ task: { description: 'x' }, plan: { approach: 'y', fileChanges: Array.from({ length: 150 }, (_, i) => ({ path: `src/f${i}.ts` })) } });
+    const json = await loreJson<{ warnings: Array<{ matches: unknown[]; unlistedPaths?: number }> }>(['check-plan'], { cwd: root, input });
+    assert.deepEqual([json.code, json.json.warnings[0]!.matches.length, json.json.warnings[0]!.unlistedPaths], [0, 100, 50]);
+    const text = await lore(['check-plan'], { cwd: root, input });
+    assert.deepEqual(text.stdout.split('\n').slice(100, 104), ['           File src/f98.ts matches prohibited glob **/*.ts', '           File src/f99.ts matches prohibited glob **/*.ts', '           ... and 50 more files', 'checked 1 applicable prohibition against 150 file changes and the approach']);
   });
 });
 
