@@ -194,3 +194,36 @@ describe('check-plan on a huge plan', () => {
   });
 });
 
+describe('lore graph export --memory-file', () => {
+  const storeWithGraph = async (t: Parameters<typeof tempStore>[0]): Promise<string> => {
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml() });
+    await lore(['graph', 'add-entity', '--name', 'api', '--type', 'service'], { cwd: root });
+    return root;
+  };
+
+  it('refuses to overwrite a file that is not a memory file unless --force', async (t) => {
+    const root = await storeWithGraph(t);
+    writeFileSync(join(root, 'notes.txt'), 'my notes\n');
+    writeFileSync(join(root, 'memory.jsonl'), '{"type":"entity","name":"x","entityType":"t","observations":[]}\n');
+    for (const file of ['notes.txt', 'memory.jsonl']) {
+      const before = readFileSync(join(root, file), 'utf8');
+      const refused = await lore(['graph', 'export', '--memory-file', file], { cwd: root });
+      assert.deepEqual(refused, { code: 2, stdout: '', stderr: `error: ${file} is not a memory file (one JSON object with "entities" and "relationships"), so it was not replaced\nhint: pass --force to replace it anyway, or choose another path\n` });
+      assert.equal(readFileSync(join(root, file), 'utf8'), before);
+    }
+    const forced = await lore(['graph', 'export', '--memory-file', 'notes.txt', '--force'], { cwd: root });
+    assert.deepEqual(forced, { code: 0, stdout: 'wrote notes.txt: 1 entity, 0 relationships\n', stderr: '' });
+    assert.deepEqual(JSON.parse(readFileSync(join(root, 'notes.txt'), 'utf8')), { entities: [{ name: 'api', type: 'service', description: '', tags: [], properties: {} }], relationships: [] });
+  });
+
+  it('writes over a memory file, an empty file or no file at all', async (t) => {
+    const root = await storeWithGraph(t);
+    writeFileSync(join(root, 'old.json'), '{"entities": [], "relationships": []}\n');
+    writeFileSync(join(root, 'empty.json'), '');
+    for (const file of ['old.json', 'empty.json', 'new.json']) {
+      const result = await lore(['graph', 'export', '--memory-file', file], { cwd: root });
+      assert.deepEqual(result, { code: 0, stdout: `wrote ${file}: 1 entity, 0 relationships\n`, stderr: '' });
+    }
+  });
+});
+
