@@ -3,10 +3,12 @@
 // Windows cannot hold. Each is refused with the file, line and column, never crashes or guesses.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { isValidId } from '../src/store/ids.js';
 import { parseText } from '../src/store/parse.js';
 import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
 import { DAG_LOG, dagStore, node } from './helpers/dag.js';
@@ -227,3 +229,42 @@ describe('lore graph export --memory-file', () => {
   });
 });
 
+describe('Windows device names', () => {
+  it('refuses them as ids, in any case and with an extension', () => {
+    for (const id of ['CON', 'con', 'Prn', 'aux', 'NUL', 'nul.txt', 'con.yaml', 'COM1', 'com9.x', 'LPT1', 'lpt9', 'COM0']) assert.equal(isValidId(id), false, id);
+    for (const id of ['console', 'con-1', 'nullable', 'com10', 'lpt', 'auxiliary', 'pro-con']) assert.equal(isValidId(id), true, id);
+  });
+
+  it('refuses them wherever an id becomes a file name', async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': configYaml() });
+    const reason = (name: string): string => `${name} is a Windows device name (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), so no file can have it`;
+    assert.deepEqual(await lore(['add', 'prohibition', '--id', 'nul.txt', '--title', 'T', '--description', 'D'], { cwd: repo }), { code: 2, stdout: '', stderr: `error: id "nul.txt" is not allowed: ${reason('NUL')}\n` });
+    const turn = ['turn', 'record', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'p', '--coach-decision', 'approve', '--progress', 'done'];
+    assert.deepEqual(await lore([...turn, '--feature', 'Aux'], { cwd: repo }), { code: 2, stdout: '', stderr: `error: feature "Aux" is not allowed: ${reason('AUX')}\n` });
+    assert.deepEqual(await lore([...turn, '--feature', 'FEAT-1', '--project', 'com1'], { cwd: repo }), { code: 2, stdout: '', stderr: `error: project "com1" is not allowed: ${reason('COM1')}\n` });
+  });
+
+  it('reports a record whose file name would be a device name instead of failing', async (t) => {
+    const root = tempStore(t, {
+      '.knowledge/config.yaml': configYaml(),
+      ...entryFiles([entry({ id: 'con' })]),
+      '.knowledge/overrides/aux.yaml': 'project: aux\n',
+    });
+    const result = await lore(['validate'], { cwd: root });
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.split('\n').filter((l) => l.startsWith('.knowledge')), [
+      '.knowledge/knowledge/learnings/con.yaml:2:5: error: id "con" is not allowed: CON is a Windows device name (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), so no file can have it',
+      '.knowledge/overrides/aux.yaml:1:1: error: the file name aux.yaml is not allowed: AUX is a Windows device name (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), so no file can have it',
+    ]);
+  });
+
+  it('gives an entity named like a device a safe file name instead of refusing it', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml() });
+    const hash = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 12);
+    for (const name of ['Con', 'nul']) {
+      const result = await lore(['graph', 'add-entity', '--name', name, '--type', 'service'], { cwd: root });
+      assert.deepEqual(result, { code: 0, stdout: `added entity "${name}" (service)\nwrote .knowledge/graph/entities/${name.toLowerCase()}-${hash(name)}.yaml\n`, stderr: '' });
+    }
+    assert.deepEqual((await loreJson<{ entities: Array<{ name: string }> }>(['graph', 'show'], { cwd: root })).json.entities.map((e) => e.name), ['Con', 'nul']);
+  });
+});

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationError, type Problem } from '../errors.js';
 import { appendRecords } from '../log/ndjson.js';
-import { isValidId } from '../store/ids.js';
+import { invalidIdReason } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
 import { DEFAULT_PARSE_LIMITS, parseText, type Located, type ParsedText } from '../store/parse.js';
 import { checkValue, deleteRecord, writeRecord } from '../store/write.js';
@@ -115,8 +115,9 @@ async function validateAll(options: EntryWriteOptions, items: readonly Parsed[],
     }
     const { entry, warnings: more } = await completeEntry(options.store, type, { source: 'import', ...record } as Partial<KnowledgeEntry>, options);
     more.forEach((w) => warnings.add(w));
-    if (!isValidId(String(entry.id))) {
-      report('/id', `id ${JSON.stringify(entry.id)} is not allowed: it must start with a letter or digit, contain only letters, digits, '.', '_' and '-', and have no '..'`);
+    const idProblem = invalidIdReason(String(entry.id));
+    if (idProblem !== undefined) {
+      report('/id', `id ${JSON.stringify(entry.id)} is not allowed: ${idProblem}`);
       continue;
     }
     const where = starts[k]?.line;
