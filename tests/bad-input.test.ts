@@ -17,6 +17,11 @@ import { gitRepo, gitSync, tempDir, tempStore, testEnv } from './helpers/temp.js
 
 const PRO = '.knowledge/knowledge/prohibitions';
 
+/** A valid prohibition as YAML (without the schema comment line lore writes). */
+function entryYaml(id: string): string {
+  return `id: ${id}\ntype: prohibition\ntitle: T\ndescription: D\nscope: global\nkeywords: []\npriority: high\nsource: manual\ncreatedAt: 2026-01-01T00:00:00.000Z\nupdatedAt: 2026-01-01T00:00:00.000Z\ncreatedBy: me\nenabled: true\n`;
+}
+
 /** The store files of one prohibition whose description holds `bytes` (raw, maybe not UTF-8). */
 function withBytes(root: string, id: string, bytes: Buffer): string {
   const path = join(root, PRO, `${id}.yaml`);
@@ -151,6 +156,16 @@ describe('nesting deeper than the limit', () => {
     assert.deepEqual([plan.code, plan.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the task and plan from <stdin>', `<stdin>:1:71: error: ${message(32)}`]]);
     const block = await lore(['add', 'learning', '--from-file', '-'], { cwd: root, input: `title: x\ndetails:\n${'- '.repeat(100_000)}x\n` });
     assert.deepEqual([block.code, block.stderr.split('\n').slice(0, 2)], [1, ['error: could not read the entry in <stdin>', `<stdin>:3:63: error: ${message(32)}`]]);
+  });
+});
+
+describe('large YAML', () => {
+  it('refuses YAML input over 4 MiB, asking for JSON, but reads a record as large as max_file_bytes allows', async (t) => {
+    const big = `title: x\ndescription: ${'y'.repeat(5 * 1024 * 1024)}\n`;
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml('limits:\n  max_file_bytes: 8388608\n'), [`${PRO}/pro-big.yaml`]: entryYaml('pro-big').replace('keywords: []', `keywords: []\ndetails: ${'z'.repeat(5 * 1024 * 1024)}`) });
+    const input = await lore(['add', 'learning', '--from-file', '-'], { cwd: root, input: big });
+    assert.deepEqual(input, { code: 1, stdout: '', stderr: `error: could not read the entry in <stdin>\n<stdin>:1:1: error: the YAML text is ${big.length} characters, over the limit of 4194304 for YAML (its parser needs many times the text in memory); give it as JSON\n` });
+    assert.deepEqual(await lore(['validate'], { cwd: root }), { code: 0, stdout: 'checked 1 record file and 0 logs: 0 errors, 0 warnings\n', stderr: '' });
   });
 });
 

@@ -9,7 +9,7 @@ import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
 import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
-import { locateIssues, parseText } from './parse.js';
+import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
 /** A valid record read from the store. */
@@ -40,7 +40,9 @@ export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** Validates record text as a record of `kind` stored under the file stem `stem`. */
 export function parseRecord<T = unknown>(text: string, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
-  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth });
+  // A record is already capped by max_file_bytes; raising that setting raises what YAML may hold too.
+  const maxYamlChars = Math.max(MAX_YAML_CHARS, limits.max_file_bytes);
+  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth, maxYamlChars });
   if (parsed.value === undefined) return { problems: parsed.problems };
   const spec = KINDS[kind];
   const schemaIssues = validateAgainst(spec.schema, parsed.value);
