@@ -47,9 +47,9 @@ describe('parsing record text', () => {
     }
   });
 
-  it('refuses nesting deeper than the limit', () => {
+  it('refuses nesting deeper than the limit, at the first collection past it', () => {
     const deep = `a: ${'['.repeat(40)}${']'.repeat(40)}\n`;
-    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => p.message), ['the record is nested deeper than 32 levels']);
+    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => [p.line, p.column, p.message]), [[1, 35, 'the value is nested more than 32 levels deep (the limit, limits.max_depth)']]);
   });
 
   it('refuses duplicate keys', () => {
@@ -244,7 +244,6 @@ describe('validating a store', () => {
     assert.deepEqual(lines, [
       'error .knowledge/gates/feature-4-6.yaml:3 complexity_range [4, 6] overlaps QG-feature-1-5 [1, 5] for task type feature',
       'error .knowledge/knowledge/learnings/dup.yaml:1 duplicate id "dup": .knowledge/knowledge/prohibitions/dup.yaml has it too; ids must be unique',
-      'warning .knowledge/.gitignore does not ignore .cache/, *.tmp, *.stale, .write.lock, *.ndjson.lock, .journal.json, so git add -A would commit what a crash leaves behind (lore doctor --fix)',
       'warning .knowledge/graph/entities/api.yaml:4 relationship "api" -reads_from-> "db" points at an entity that does not exist; it is ignored',
       'warning .knowledge/knowledge/prohibitions/notes.md is ignored: prohibitions are .yaml files',
       'warning .knowledge/prohibition is not part of the .knowledge/ format and is ignored',

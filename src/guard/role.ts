@@ -64,7 +64,7 @@ export async function resolveRole(where: { cwd: string; env: NodeJS.ProcessEnv }
   if (project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
   const blob = context.turnLogs.get(`${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`);
   if (blob === undefined) return undefined;
-  const text = (await readBlobs(where, [blob])).get(blob)!.toString('utf8');
+  const text = (await readBlobs(where, [blob])).get(blob)!;
   // Only the fields that order turns are needed; a line without them is skipped.
   const replay = replayLogText<TurnState>(text, {
     validate: (v) => {

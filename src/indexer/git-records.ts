@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
 import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
@@ -140,8 +141,13 @@ export async function parseGitFiles(where: { cwd: string; env?: NodeJS.ProcessEn
     const { parseRecord } = await import('../store/read.js');
     const { parseConfig } = await import('../store/config.js');
     for (const w of misses) {
-      const text = blobs.get(w.file.blob)!.toString('utf8');
       const key = keyOf(w);
+      const decoded = decodeUtf8(blobs.get(w.file.blob)!);
+      if ('fault' in decoded) {
+        cache.set(key, { problems: [utf8Problem(w.file.path, decoded.fault)] });
+        continue;
+      }
+      const text = decoded.text;
       if ('config' in w.role) cache.set(key, parseConfig(text, w.file.path));
       else cache.set(key, parseRecord(text, w.role.kind, basename(w.file.path, extname(w.file.path)), w.file.path));
     }

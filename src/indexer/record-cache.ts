@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { cacheKey } from './cache-key.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { listRecordFilesOrProblem, parseRecord, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
+import { listRecordFilesOrProblem, parseRecordBytes, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
 /** A file modified this close to the snapshot may have changed within the same mtime tick. */
 const RACY_MS = 2000;
@@ -79,14 +79,13 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
           stats.statHits++;
         } else {
           const content = readCapped(absolute, limits.max_file_bytes);
-          const text = 'text' in content ? content.text : '';
-          const hash = 'text' in content ? createHash('sha1').update(text).digest('hex') : `too-large:${content.size}`;
+          const hash = 'bytes' in content ? createHash('sha1').update(content.bytes).digest('hex') : `too-large:${content.size}`;
           if (previous !== undefined && previous.hash === hash) {
             entry = { ...previous, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
             stats.hashHits++;
           } else {
-            const parsed = 'text' in content
-              ? parseRecord(text, kind, basename(absolute, extname(absolute)), file, limits)
+            const parsed = 'bytes' in content
+              ? parseRecordBytes(content.bytes, kind, basename(absolute, extname(absolute)), file, limits)
               : { problems: [tooLarge(file, content.size, limits)] };
             entry = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
             stats.parsed++;

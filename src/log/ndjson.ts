@@ -1,11 +1,13 @@
 // The one append-only NDJSON engine. Appends are serialised by a lock, written with a single
 // write and fsynced before they are acknowledged. Replay streams the file, keeps the latest line
 // per id by (timestamp, then line order), and reports and skips torn or unparsable lines.
+import { isUtf8 } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
 import { assertNoSymlinkedDirs, O_NOFOLLOW, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { decodeUtf8 } from '../fs/utf8.js';
 import { isErrno, type Problem } from '../errors.js';
 import { withLock, type LockOptions } from './lock.js';
 
@@ -34,7 +36,7 @@ export interface LogReadResult {
 }
 
 /** Parses one line at a time into `onLine`, recording problems; shared by file and text readers. */
-function lineReader<T>(shown: string, options: LogReadOptions<T>, problems: Problem[]): { handle: (text: string, complete: boolean) => void; count: () => number } {
+function lineReader<T>(shown: string, options: LogReadOptions<T>, problems: Problem[]): { handle: (text: string, complete: boolean) => void; skip: (problem: Omit<Problem, 'severity' | 'file' | 'line'>) => void; count: () => number } {
   let lineNumber = 0;
   const handle = (text: string, complete: boolean): void => {
     lineNumber++;
@@ -54,63 +56,94 @@ function lineReader<T>(shown: string, options: LogReadOptions<T>, problems: Prob
     }
     options.onLine?.({ line: lineNumber, value: value as T });
   };
-  return { handle, count: () => lineNumber };
+  const skip = (problem: Omit<Problem, 'severity' | 'file' | 'line'>): void => {
+    lineNumber++;
+    problems.push({ severity: 'error', file: shown, line: lineNumber, ...problem });
+  };
+  return { handle, skip, count: () => lineNumber };
 }
 
-/** Streams a log line by line; a missing file is an empty log. */
+/**
+ * Feeds the lines of `bytes` (no trailing newline) to the reader, decoding strictly: one check of
+ * the whole block when it is UTF-8 (the usual case), line by line to find the bad one when not.
+ */
+function handleBlock(reader: ReturnType<typeof lineReader>, bytes: Buffer, complete: boolean): void {
+  if (isUtf8(bytes)) {
+    const lines = bytes.toString('utf8').split('\n');
+    const last = lines.length - 1;
+    lines.forEach((line, i) => reader.handle(line, complete || i < last));
+    return;
+  }
+  let start = 0;
+  for (;;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const lineComplete = complete || newline !== -1;
+    const decoded = decodeUtf8(bytes.subarray(start, end));
+    if ('text' in decoded) reader.handle(decoded.text, lineComplete);
+    else if (!lineComplete) reader.skip({ column: 1, message: `line ${reader.count() + 1} is incomplete (a write was cut off) and was skipped` });
+    else reader.skip({ column: decoded.fault.column, message: `line ${reader.count() + 1} is not valid UTF-8 (byte 0x${decoded.fault.byte.toString(16).padStart(2, '0')}) and was skipped` });
+    if (newline === -1) return;
+    start = newline + 1;
+  }
+}
+
+/** Streams a log line by line; a missing file is an empty log. Bytes that are not UTF-8 skip their line, with a problem. */
 export async function readLog<T = Record<string, unknown>>(file: string, options: LogReadOptions<T> = {}): Promise<LogReadResult> {
   const shown = options.displayPath ?? file;
   const maxLine = options.maxLineBytes ?? 1024 * 1024;
   const problems: Problem[] = [];
-  const { handle, count } = lineReader(shown, options, problems);
-  let rest = '';
+  const reader = lineReader(shown, options, problems);
+  let rest: Buffer = Buffer.alloc(0);
   try {
     assertNoSymlinkedDirs(file);
     const fd = await open(file, READ_NOFOLLOW);
-    const stream = fd.createReadStream({ encoding: 'utf8', highWaterMark: 1024 * 1024 });
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let start = 0;
-      let newline = chunk.indexOf('\n');
+    const stream = fd.createReadStream({ highWaterMark: 1024 * 1024 });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+      const newline = data.lastIndexOf(0x0a);
       if (newline === -1) {
-        rest += chunk;
+        rest = data;
       } else {
-        handle(rest + chunk.slice(0, newline), true);
-        rest = '';
-        start = newline + 1;
-        while ((newline = chunk.indexOf('\n', start)) !== -1) {
-          handle(chunk.slice(start, newline), true);
-          start = newline + 1;
-        }
-        rest = chunk.slice(start);
+        handleBlock(reader, data.subarray(0, newline), true);
+        rest = data.subarray(newline + 1);
       }
       if (rest.length > maxLine) {
-        problems.push({ severity: 'error', file: shown, line: count() + 1, column: 1, message: `line ${count() + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
+        problems.push({ severity: 'error', file: shown, line: reader.count() + 1, column: 1, message: `line ${reader.count() + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
         stream.destroy();
-        return { lines: count() + 1, problems };
+        return { lines: reader.count() + 1, problems };
       }
     }
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { lines: 0, problems };
     return rethrowSymlink(error, file);
   }
-  if (rest !== '') handle(rest, false);
-  return { lines: count(), problems };
+  if (rest.length > 0) handleBlock(reader, rest, false);
+  return { lines: reader.count(), problems };
 }
 
 /**
- * Reads a log held in memory (e.g. `git show REV:<path>`), exactly as readLog reads a file.
+ * Reads a log held in memory (e.g. `git show REV:<path>`), exactly as readLog reads a file. Give
+ * the bytes when you have them, so that bytes that are not UTF-8 are found, not replaced.
  *
  * @example
  * readLogText('{"id":"a","timestamp":"2026-01-01T00:00:00Z"}\n', { onLine: (l) => console.log(l.value.id) }); // → { lines: 1, problems: [] }
  */
-export function readLogText<T = Record<string, unknown>>(text: string, options: LogReadOptions<T> = {}): LogReadResult {
+export function readLogText<T = Record<string, unknown>>(text: string | Uint8Array, options: LogReadOptions<T> = {}): LogReadResult {
   const problems: Problem[] = [];
-  const { handle, count } = lineReader(options.displayPath ?? '<text>', options, problems);
+  const reader = lineReader(options.displayPath ?? '<text>', options, problems);
+  if (typeof text !== 'string') {
+    const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    const newline = bytes.lastIndexOf(0x0a);
+    if (newline !== -1) handleBlock(reader, bytes.subarray(0, newline), true);
+    if (newline + 1 < bytes.length) handleBlock(reader, bytes.subarray(newline + 1), false);
+    return { lines: reader.count(), problems };
+  }
   const parts = text.split('\n');
   const last = parts.pop()!;
-  for (const part of parts) handle(part, true);
-  if (last !== '') handle(last, false);
-  return { lines: count(), problems };
+  for (const part of parts) reader.handle(part, true);
+  if (last !== '') reader.handle(last, false);
+  return { lines: reader.count(), problems };
 }
 
 export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
@@ -165,7 +198,7 @@ export async function replayLog<T = Record<string, unknown>>(file: string, optio
  * @example
  * replayLogText(await git(['show', 'HEAD:./.knowledge/log/applications.ndjson'], { cwd })).records.size; // → records at HEAD
  */
-export function replayLogText<T = Record<string, unknown>>(text: string, options: ReplayOptions<T> = {}): ReplayResult<T> {
+export function replayLogText<T = Record<string, unknown>>(text: string | Uint8Array, options: ReplayOptions<T> = {}): ReplayResult<T> {
   const { onLine, finish } = latestPerKey(options);
   const result = readLogText<T>(text, { ...options, onLine });
   return { ...result, ...finish() };

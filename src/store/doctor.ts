@@ -26,13 +26,15 @@ export interface DoctorReport {
   recovered?: Recovery;
 }
 
-async function diagnose(root: string): Promise<DoctorItem[]> {
+/** What needs fixing; `validate` leaves out a store with no .gitignore at all (made by hand, maybe not in git). */
+export async function diagnose(root: string, options: { forValidate?: boolean } = {}): Promise<DoctorItem[]> {
   const items: DoctorItem[] = [];
   if (hasJournal(root)) items.push({ kind: 'journal', file: displayPath(root, join(knowledgeDir(root), JOURNAL)), message: 'an operation was interrupted by a crash; it is completed (or undone) by the next lore command that writes' });
   for (const leftover of await findLeftovers(root)) items.push({ kind: 'leftover', file: leftover.file, message: `left over from a crash: ${leftover.reason}` });
   const gitignore = join(knowledgeDir(root), '.gitignore');
-  const missing = missingLines(await readTextIfExists(gitignore), STORE_IGNORES);
-  if (missing.length > 0) items.push({ kind: 'gitignore', file: displayPath(root, gitignore), message: `does not ignore ${missing.join(', ')}, so git add -A would commit what a crash leaves behind` });
+  const text = await readTextIfExists(gitignore);
+  const missing = missingLines(text, STORE_IGNORES);
+  if (missing.length > 0 && !(options.forValidate === true && text === undefined)) items.push({ kind: 'gitignore', file: displayPath(root, gitignore), message: `does not ignore ${missing.join(', ')}, so git add -A would commit what a crash leaves behind` });
   return items;
 }
 

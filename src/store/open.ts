@@ -1,6 +1,7 @@
 // Opening a store: locate it, read its configuration, refuse a newer format.
 import { join } from 'node:path';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import type { LoreConfig } from '../types.js';
 import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
 import { displayPath, knowledgeDir } from './layout.js';
@@ -23,7 +24,7 @@ export interface Store {
 export async function loadConfig(root: string): Promise<{ config: LoreConfig; problems: Problem[] }> {
   const path = join(knowledgeDir(root), 'config.yaml');
   const file = displayPath(root, path);
-  let content: { text: string } | { size: number };
+  let content: { bytes: Buffer } | { size: number };
   try {
     content = readCapped(path, DEFAULT_LIMITS.max_file_bytes);
   } catch (error) {
@@ -34,7 +35,9 @@ export async function loadConfig(root: string): Promise<{ config: LoreConfig; pr
   if ('size' in content) {
     return { config: DEFAULT_CONFIG, problems: [{ severity: 'error', file, message: `the file is ${content.size} bytes, over the limit of ${DEFAULT_LIMITS.max_file_bytes} bytes` }] };
   }
-  return parseConfig(content.text, file);
+  const decoded = decodeUtf8(content.bytes);
+  if ('fault' in decoded) return { config: DEFAULT_CONFIG, problems: [utf8Problem(file, decoded.fault)] };
+  return parseConfig(decoded.text, file);
 }
 
 export interface OpenOptions extends LocateOptions {

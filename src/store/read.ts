@@ -5,11 +5,12 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { isErrno, LoreError, type Problem } from '../errors.js';
 import { assertNoSymlinkedDirs, assertRealDir, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
 import { displayPath, KINDS, KNOWLEDGE_DIR, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
-import { locateIssues, parseText } from './parse.js';
+import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
 /** A valid record read from the store. */
@@ -40,7 +41,9 @@ export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** Validates record text as a record of `kind` stored under the file stem `stem`. */
 export function parseRecord<T = unknown>(text: string, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
-  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth });
+  // A record is already capped by max_file_bytes; raising that setting raises what YAML may hold too.
+  const maxYamlChars = Math.max(MAX_YAML_CHARS, limits.max_file_bytes);
+  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth, maxYamlChars });
   if (parsed.value === undefined) return { problems: parsed.problems };
   const spec = KINDS[kind];
   const schemaIssues = validateAgainst(spec.schema, parsed.value);
@@ -51,8 +54,15 @@ export function parseRecord<T = unknown>(text: string, kind: RecordKindName, ste
   return { record: { kind, id, file, value: parsed.value as T }, problems };
 }
 
+/** Decodes record bytes strictly (a byte that is not UTF-8 is a problem), then parses and validates them. */
+export function parseRecordBytes<T = unknown>(bytes: Uint8Array, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
+  const decoded = decodeUtf8(bytes);
+  if ('fault' in decoded) return { problems: [utf8Problem(file, decoded.fault)] };
+  return parseRecord<T>(decoded.text, kind, stem, file, limits);
+}
+
 /** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
-export function readCapped(path: string, max: number): { text: string } | { size: number } {
+export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
   assertNoSymlinkedDirs(path);
   // Synchronous on purpose: thousands of small files read faster this way than through the thread pool.
   let fd: number;
@@ -71,7 +81,7 @@ export function readCapped(path: string, max: number): { text: string } | { size
       if (n === 0) break;
       read += n;
     }
-    return { text: buffer.toString('utf8', 0, read) };
+    return { bytes: read === size ? buffer : buffer.subarray(0, read) };
   } finally {
     closeSync(fd);
   }
@@ -93,14 +103,14 @@ export function tooLarge(file: string, size: number, limits: LimitsConfig): Prob
 export async function readRecordFile<T = unknown>(root: string, kind: RecordKindName, path: string, limits: LimitsConfig = DEFAULT_LIMITS): Promise<{ record?: StoreRecord<T>; problems: Problem[] }> {
   const file = displayPath(root, path);
   const stem = basename(path, extname(path));
-  let content: { text: string } | { size: number };
+  let content: { bytes: Buffer } | { size: number };
   try {
     content = readCapped(path, limits.max_file_bytes);
   } catch (error) {
     return { problems: [readProblem(file, error)] };
   }
   if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
-  return parseRecord<T>(content.text, kind, stem, file, limits);
+  return parseRecordBytes<T>(content.bytes, kind, stem, file, limits);
 }
 
 /** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */

@@ -7,7 +7,7 @@ import { symlinkError } from '../fs/no-follow.js';
 import { readLog } from '../log/ndjson.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
-import { doctor } from './doctor.js';
+import { diagnose } from './doctor.js';
 import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
@@ -137,7 +137,7 @@ async function staleSchemaCopies(root: string): Promise<Problem[]> {
 
 /** What crashes left behind, and a .gitignore that would commit it: warnings, `lore doctor --fix` deals with them. */
 async function crashLeftovers(root: string): Promise<Problem[]> {
-  const { items } = await doctor(root, { fix: false });
+  const items = await diagnose(root, { forValidate: true });
   return items.map((item) => ({ severity: 'warning', file: item.file, message: `${item.message} (lore doctor --fix)` }));
 }
 

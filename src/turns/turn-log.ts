@@ -103,7 +103,7 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   } else {
     const where = { cwd: store.root, ...(options.env === undefined ? {} : { env: options.env }) };
     const text = await readAtRef(where, ref, relative(store.root, path).split(sep).join('/'));
-    result = replayLogText<TurnState>(text?.toString('utf8') ?? '', replay);
+    result = replayLogText<TurnState>(text ?? '', replay);
   }
   const lines = [...result.records.values()];
   const completion = lines.find((l) => (l.value as unknown as FeatureCompletion).completed === true)?.value as unknown as FeatureCompletion | undefined;

@@ -7,7 +7,14 @@ function printMatches(ctx: CommandContext, label: string, matches: readonly Proh
   for (const match of matches) {
     const { knowledge } = match;
     ctx.print(`  ${label === 'blocker' ? ctx.style.red(label) : ctx.style.yellow(label)}  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
-    for (const reason of match.matches) ctx.print(`           ${reason.reason}`);
+    const unlisted = match.unlistedPaths ?? 0;
+    // Paths come first in `matches`: the count of unlisted ones goes after the last listed path.
+    const keywordsFrom = match.matches.findIndex((reason) => reason.kind === 'keyword');
+    match.matches.forEach((reason, i) => {
+      if (i === keywordsFrom && unlisted > 0) ctx.print(`           ... and ${plural(unlisted, 'more file')}`);
+      ctx.print(`           ${reason.reason}`);
+    });
+    if (keywordsFrom === -1 && unlisted > 0) ctx.print(`           ... and ${plural(unlisted, 'more file')}`);
   }
 }
 
