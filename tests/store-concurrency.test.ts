@@ -74,10 +74,11 @@ describe('concurrent writes to one store', () => {
 
   it('keeps every relationship 8 concurrent lore graph relate runs add', async (t) => {
     const root = tempStore(t, CONFIG);
-    await lore(['graph', 'add-entity', '--name', 'Hub', '--type', 'service'], { cwd: root });
-    await Promise.all(Array.from({ length: 8 }, (_, i) => lore(['graph', 'add-entity', '--name', `S${i}`, '--type', 'service'], { cwd: root })));
+    const hub = await lore(['graph', 'add-entity', '--name', 'Hub', '--type', 'service'], { cwd: root });
+    const spokes = await Promise.all(Array.from({ length: 8 }, (_, i) => lore(['graph', 'add-entity', '--name', `S${i}`, '--type', 'service'], { cwd: root })));
+    assert.deepEqual([hub, ...spokes].map((r) => r.code), Array(9).fill(0), [hub, ...spokes].map((r) => r.stderr).join(''));
     const relate = await Promise.all(Array.from({ length: 8 }, (_, i) => lore(['graph', 'relate', 'Hub', 'calls', `S${i}`], { cwd: root })));
-    assert.deepEqual(relate.map((r) => r.code), Array(8).fill(0));
+    assert.deepEqual(relate.map((r) => r.code), Array(8).fill(0), relate.map((r) => r.stderr).join(''));
     assert.deepEqual(entity(root, 'Hub').relationships?.map((r) => r.to).sort(), Array.from({ length: 8 }, (_, i) => `S${i}`));
   });
 
