@@ -2,7 +2,7 @@
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, it } from 'node:test';
@@ -222,6 +222,18 @@ describe('the commit guard, against knowledge that does not validate', () => {
     assert.deepEqual(json.invalid.map((p) => [p.file, p.line, p.pointer]), [[REC, 7, '/priority'], [`${commit.slice(0, 12)}:.knowledge/turns/demo/FEAT-1.ndjson`, 1, undefined]]);
     assert.match(json.invalid[0]!.message, /^priority must be one of/);
     assert.match(json.invalid[1]!.message, /^line 1 is invalid: feature_id is required but missing/);
+  });
+
+  it('blocks a staged log line that is not UTF-8, naming its line', async (t) => {
+    const { repo } = await setup(t);
+    const line = (id: string, reason: Buffer): Buffer => Buffer.concat([Buffer.from(`{"id":"${id}","title":"T","description":"D","reason":"`), reason, Buffer.from('","rejectedBy":"me","timestamp":"2026-01-01T00:00:00.000Z"}\n')]);
+    // "caf" then a Latin-1 é: not UTF-8.
+    mkdirSync(join(repo, '.knowledge/log'));
+    writeFileSync(join(repo, '.knowledge/log/rejections.ndjson'), Buffer.concat([line('rej-1', Buffer.from('fine')), line('rej-2', Buffer.from([0x63, 0x61, 0x66, 0xe9]))]));
+    gitSync(repo, ['add', '-A']);
+    const { code, json } = await loreJson<Report & { invalid: Array<{ file: string; line: number; column: number; message: string }> }>(['check'], { cwd: repo });
+    assert.equal(code, 1);
+    assert.deepEqual(json.invalid.map((p) => [p.file, p.line, p.column, p.message]), [['.knowledge/log/rejections.ndjson', 2, 58, 'line 2 is not valid UTF-8']]);
   });
 
   it('lets a change with valid knowledge through', async (t) => {

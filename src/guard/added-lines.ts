@@ -18,6 +18,8 @@ export interface ChangedFile {
   status: ChangeStatus;
   /** The new content's blob id, when it is in git. */
   blob?: string;
+  /** Set when the new content is not valid UTF-8 (its bad bytes read as U+FFFD). */
+  notUtf8?: true;
   added: AddedLine[];
 }
 

@@ -2,10 +2,12 @@
 // and each commit of a range (merges included, against every parent). Only plumbing commands with
 // explicit flags and NUL-separated output, and blobs read raw through `cat-file --batch`: no
 // textconv, external diff, attribute or user setting changes what the guard sees.
+import { isUtf8 } from 'node:buffer';
 import { LoreError } from '../errors.js';
 import { git, gitBytes, type GitOptions } from '../git/exec.js';
 import { readBlobsCapped, type BlobRead } from '../git/objects.js';
 import { isNullBlob, parseDiffTreeOutput, parseRawDiff, type RawChange } from '../git/raw-diff.js';
+import { KNOWLEDGE_DIR } from '../store/layout.js';
 import { addedLines, type ChangedFile, type ChangeStatus } from './added-lines.js';
 import type { ChangeSet } from './scan.js';
 
@@ -73,7 +75,13 @@ function textOf(read: BlobRead, blob: string, path: string, tooLarge: Array<{ pa
     tooLarge.push({ path, size });
     return undefined;
   }
+  // Scanned whatever the bytes: a byte that is not UTF-8 reads as U+FFFD and the rest is matched as usual.
   return read.blobs.get(blob)!.toString('utf8');
+}
+
+/** Knowledge files must be UTF-8 (knowledge-files.ts reports them); other files are scanned as they are. */
+function utf8Flag(read: BlobRead, blob: string, path: string): { notUtf8?: true } {
+  return path.startsWith(`${KNOWLEDGE_DIR}/`) && !isUtf8(read.blobs.get(blob)!) ? { notUtf8: true } : {};
 }
 
 /** The changed files of one diff (a commit against one parent, or the index against HEAD). */
@@ -86,7 +94,7 @@ function filesOf(changes: readonly RawChange[], read: BlobRead, tooLarge: Array<
     if (text === undefined) continue;
     files.push({
       path: change.path, ...(change.oldPath === undefined ? {} : { oldPath: change.oldPath }), status: STATUS[change.status]!, blob: change.newBlob,
-      added: addedLines(text, before === undefined ? [] : [before]),
+      ...utf8Flag(read, change.newBlob, change.path), added: addedLines(text, before === undefined ? [] : [before]),
     });
   }
   return files;
@@ -134,7 +142,7 @@ function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRe
     }
     if (text === undefined) continue;
     const status: ChangeStatus = versions.every((c) => c!.status === 'A') ? 'added' : 'modified';
-    files.push({ path, status, blob: first.newBlob, added: addedLines(text, before) });
+    files.push({ path, status, blob: first.newBlob, ...utf8Flag(read, first.newBlob, path), added: addedLines(text, before) });
   }
   return files;
 }

@@ -10,7 +10,7 @@ import type { AddedLine, ChangedFile } from './added-lines.js';
 const LOG_PATH = new RegExp(`^${KNOWLEDGE_DIR}/(?:turns|log)/.*\\.ndjson$`);
 
 /** Problems in added log lines: not JSON, not an object, or not a valid line of that log. */
-async function logLineProblems(path: string, added: readonly AddedLine[], commit: string | undefined): Promise<Problem[]> {
+async function logLineProblems(path: string, added: readonly AddedLine[], commit: string | undefined, notUtf8: boolean): Promise<Problem[]> {
   const { logKind } = await import('../store/log-kinds.js');
   const kind = logKind(path.slice(KNOWLEDGE_DIR.length + 1));
   if (kind === undefined) return [];
@@ -18,6 +18,11 @@ async function logLineProblems(path: string, added: readonly AddedLine[], commit
   const file = commit === undefined ? path : `${commit.slice(0, 12)}:${path}`;
   for (const { line, text } of added) {
     if (text.trim() === '') continue;
+    // In a file that is not UTF-8, a line holding U+FFFD is where a bad byte was.
+    if (notUtf8 && text.includes('\uFFFD')) {
+      problems.push({ severity: 'error', file, line, column: text.indexOf('\uFFFD') + 1, message: `line ${line} is not valid UTF-8` });
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -48,7 +53,7 @@ export async function knowledgeProblems(
     if (role !== undefined) wanted.push({ file, role });
   }
   const problems = (await parseGitFiles(where, cache, wanted)).flatMap((parsed) => parsed.problems.filter((p) => p.severity === 'error'));
-  for (const { file, commit } of logs) problems.push(...(await logLineProblems(file.path, file.added, commit)));
+  for (const { file, commit } of logs) problems.push(...(await logLineProblems(file.path, file.added, commit, file.notUtf8 === true)));
   return problems;
 }
 
