@@ -59,6 +59,22 @@ if (task === 'setup') {
     id = latestTurn((await readTurnLog({ store, project, feature })).turns)?.id;
   });
   out({ latencies, id });
+} else if (task === 'throughput-setup') {
+  // Project "tp": feature FEAT-T, in progress, whose log already holds `lines` turns.
+  mkdirSync(dir, { recursive: true });
+  await initStore({ cwd: dir, store: dir });
+  mkdirSync(join(dir, '.knowledge/turns/tp'), { recursive: true });
+  writeFileSync(join(dir, '.knowledge/turns/tp/FEAT-T.ndjson'), turnLog('FEAT-T', Number(args[0])));
+  out({});
+} else if (task === 'throughput-worker') {
+  // Waits for a common start time, then records `count` new turns of FEAT-T; reports when it began and ended.
+  const [worker, count, startAt] = [args[0], Number(args[1]), Number(args[2])];
+  const store = await openStore({ cwd: dir });
+  const turn = (i) => buildTurn({ feature_id: 'FEAT-T', task_id: `TASK-W${worker}`, turn_number: 100_000 + i, player_decision: 'p', coach_decision: 'revise', progress_summary: 's' }, new Date());
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
+  const began = Date.now();
+  const latencies = await times(count, (i) => recordTurn({ store, project: 'tp', turn: turn(i) }));
+  out({ began, ended: Date.now(), latencies });
 } else if (task === 'prompt') {
   const store = await openStore({ cwd: dir });
   const latencies = await times(Number(args[0]), () => buildCoachPrompt({ store, project: 'bench', taskType: 'feature', complexity: 5, feature: 'FEAT-A', task: 'TASK-9', turn: 51, maxTurns: 60 }));
