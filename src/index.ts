@@ -5,7 +5,7 @@ export { SCHEMA_NAMES, loadSchema, type SchemaName } from './schema/schemas.js';
 export { validateAgainst, type SchemaIssue } from './schema/validate.js';
 export { compileRegex, type SafeRegex } from './match/regex.js';
 export { compileGlob, type SafeGlob } from './match/glob.js';
-export { appendRecords, readLog, readLogText, replayLog, replayLogText, rewriteLog, withLog, type LogLine, type ReplayResult } from './log/ndjson.js';
+export { appendRecords, MAX_LINE_BYTES, readLog, readLogText, replayLog, replayLogText, rewriteLog, withLog, type LogLine, type ReplayResult } from './log/ndjson.js';
 export { KINDS, RECORD_KINDS, type RecordKindName } from './store/layout.js';
 export { DEFAULT_CONFIG, FORMAT_VERSION } from './store/config.js';
 export { findStoreRoot } from './store/locate.js';

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { LoreError } from '../src/errors.js';
-import { appendRecords, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
+import { appendRecords, MAX_LINE_BYTES, readLog, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
 import { tempDir } from './helpers/temp.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/append-worker.mjs', import.meta.url));
+const LONG_LINE = fileURLToPath(new URL('./fixtures/long-line.mjs', import.meta.url));
 
 function runWorker(file: string, count: number, tag: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -150,4 +151,41 @@ describe('the NDJSON engine', () => {
     await Promise.all(Array.from({ length: 20 }, bump));
     assert.equal((await replayLog<{ n: number }>(file)).records.get('counter')!.value.n, 20);
   });
+  it('reads a line of any length up to the cap whole, and the lines after it', async (t) => {
+    const file = join(tempDir(t), 'long.ndjson');
+    const pad = 'é'.repeat(1024 * 1024 + 3); // 2 MiB of UTF-8, split across read chunks mid-character
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z') + line('b', '2026-01-01T00:00:00Z', { pad }) + line('c', '2026-01-01T00:00:00Z'));
+    const replay = await replayLog<{ pad?: string }>(file);
+    assert.deepEqual([[...replay.records.keys()], replay.problems, replay.records.get('b')!.value.pad === pad], [['a', 'b', 'c'], [], true]);
+  });
+
+  it('reports a line over the cap with its line number, skips it and reads on, also in text from git', async (t) => {
+    const file = join(tempDir(t), 'over.ndjson');
+    const long = `{"id":"x","pad":"${'x'.repeat(MAX_LINE_BYTES)}"}`;
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z') + `${long}\n` + line('c', '2026-01-01T00:00:00Z'));
+    const expected = [['a', 'c'], [[2, `line 2 is ${long.length} bytes, over the limit of 67108864 bytes for one log line, and was skipped`]]];
+    const replay = await replayLog(file, { displayPath: 'over.ndjson' });
+    assert.deepEqual([[...replay.records.keys()], replay.problems.map((p) => [p.line, p.message])], expected);
+    const text = replayLogText(readFileSync(file, 'utf8'), { displayPath: 'over.ndjson' });
+    assert.deepEqual([[...text.records.keys()], text.problems.map((p) => [p.line, p.message])], expected);
+    assert.equal((await readLog(file)).lines, 3);
+  });
+
+  it('drops a line over the cap as it arrives: 512 MiB in one line is skipped in bounded memory', () => {
+    const out = JSON.parse(execFileSync(process.execPath, [LONG_LINE, '512'], { encoding: 'utf8' })) as { events: unknown[]; consumed: number; maxRssKb: number };
+    assert.deepEqual([out.events, out.consumed], [[['tooLong', 512 * 1024 * 1024, true], ['line', '{"id":"after"}', true]], 512 * 1024 * 1024 + 16]);
+    assert.ok(out.maxRssKb < 300 * 1024, `peak memory ${out.maxRssKb} KiB`);
+  });
+
+  it('refuses to append a record that would make a line over the cap, and writes nothing', async (t) => {
+    const file = join(tempDir(t), 'big.ndjson');
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z'));
+    const record = { id: 'big', timestamp: '2026-01-01T00:00:00Z', pad: 'x'.repeat(MAX_LINE_BYTES) };
+    await assert.rejects(appendRecords(file, [{ id: 'small', timestamp: '2026-01-01T00:00:00Z' }, record], { displayPath: 'big.ndjson' }), (error: LoreError) => {
+      assert.deepEqual([error.code, error.message], ['TOO_LARGE', `record big would be a line of ${JSON.stringify(record).length} bytes in big.ndjson, over the limit of 67108864 bytes (64 MiB) for one log line; nothing was written`]);
+      return true;
+    });
+    assert.equal(readFileSync(file, 'utf8'), line('a', '2026-01-01T00:00:00Z'));
+  });
+
 });

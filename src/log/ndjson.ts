@@ -1,12 +1,16 @@
 // The one append-only NDJSON engine. Appends are serialised by a lock, written with a single
-// write and fsynced before they are acknowledged. Replay streams the file, keeps the latest line
-// per id by (timestamp, then line order), and reports and skips torn or unparsable lines.
-import { createReadStream } from 'node:fs';
+// write and fsynced before they are acknowledged; a record that would make a line over
+// MAX_LINE_BYTES is refused, so readers read back every line lore wrote. Replay streams the file,
+// keeps the latest line per id by (timestamp, then line order), and reports and skips torn,
+// unparsable and over-long lines, reading on past them.
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
-import { isErrno, type Problem } from '../errors.js';
+import { isErrno, LoreError, type Problem } from '../errors.js';
+import { lineParser, MAX_LINE_BYTES, splitFile, splitText, type SkipKind } from './_lines.js';
 import { withLock, type LockOptions } from './lock.js';
+
+export { MAX_LINE_BYTES } from './_lines.js';
 
 /** One parsed line of a log. */
 export interface LogLine<T = Record<string, unknown>> {
@@ -20,8 +24,6 @@ export interface LogReadOptions<T> {
   displayPath?: string;
   /** Returns why a parsed line is not a valid record, or undefined when it is. */
   validate?: (value: unknown) => string | undefined;
-  /** Stop with a problem past this many bytes in one line (default 1 MiB). */
-  maxLineBytes?: number;
   /** Receives each valid line in file order. */
   onLine?: (line: LogLine<T>) => void;
 }
@@ -32,66 +34,24 @@ export interface LogReadResult {
   problems: Problem[];
 }
 
-/** Parses one line at a time into `onLine`, recording problems; shared by file and text readers. */
-function lineReader<T>(shown: string, options: LogReadOptions<T>, problems: Problem[]): { handle: (text: string, complete: boolean) => void; count: () => number } {
-  let lineNumber = 0;
-  const handle = (text: string, complete: boolean): void => {
-    lineNumber++;
-    if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      const message = complete ? 'is not valid JSON and was skipped' : 'is incomplete (a write was cut off) and was skipped';
-      problems.push({ severity: 'error', file: shown, line: lineNumber, column: 1, message: `line ${lineNumber} ${message}` });
-      return;
-    }
-    const invalid = value === null || typeof value !== 'object' || Array.isArray(value) ? 'is not a JSON object' : options.validate?.(value);
-    if (invalid !== undefined) {
-      problems.push({ severity: 'error', file: shown, line: lineNumber, column: 1, message: `line ${lineNumber} ${invalid}; skipped` });
-      return;
-    }
-    options.onLine?.({ line: lineNumber, value: value as T });
-  };
-  return { handle, count: () => lineNumber };
+/** The problem of a skipped line, as every reader reports it. */
+export function skippedLine(file: string, line: number, reason: string, kind: SkipKind): Problem {
+  const tail = kind === 'invalid' ? '; skipped' : kind === 'long' ? ', and was skipped' : ' and was skipped';
+  return { severity: 'error', file, line, column: 1, message: `line ${line} ${reason}${tail}` };
 }
 
-/** Streams a log line by line; a missing file is an empty log. */
+/** Streams a log line by line; a missing file is an empty log. Lines over MAX_LINE_BYTES are reported and skipped. */
 export async function readLog<T = Record<string, unknown>>(file: string, options: LogReadOptions<T> = {}): Promise<LogReadResult> {
   const shown = options.displayPath ?? file;
-  const maxLine = options.maxLineBytes ?? 1024 * 1024;
   const problems: Problem[] = [];
-  const { handle, count } = lineReader(shown, options, problems);
-  let rest = '';
+  const parser = lineParser<T>(options, (line, reason, kind) => problems.push(skippedLine(shown, line, reason, kind)));
   try {
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let start = 0;
-      let newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        rest += chunk;
-      } else {
-        handle(rest + chunk.slice(0, newline), true);
-        rest = '';
-        start = newline + 1;
-        while ((newline = chunk.indexOf('\n', start)) !== -1) {
-          handle(chunk.slice(start, newline), true);
-          start = newline + 1;
-        }
-        rest = chunk.slice(start);
-      }
-      if (rest.length > maxLine) {
-        problems.push({ severity: 'error', file: shown, line: count() + 1, column: 1, message: `line ${count() + 1} is longer than ${maxLine} bytes; the rest of the log was not read` });
-        stream.destroy();
-        return { lines: count() + 1, problems };
-      }
-    }
+    await splitFile(file, MAX_LINE_BYTES, parser);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { lines: 0, problems };
     throw error;
   }
-  if (rest !== '') handle(rest, false);
-  return { lines: count(), problems };
+  return { lines: parser.count(), problems };
 }
 
 /**
@@ -101,13 +61,11 @@ export async function readLog<T = Record<string, unknown>>(file: string, options
  * readLogText('{"id":"a","timestamp":"2026-01-01T00:00:00Z"}\n', { onLine: (l) => console.log(l.value.id) }); // → { lines: 1, problems: [] }
  */
 export function readLogText<T = Record<string, unknown>>(text: string, options: LogReadOptions<T> = {}): LogReadResult {
+  const shown = options.displayPath ?? '<text>';
   const problems: Problem[] = [];
-  const { handle, count } = lineReader(options.displayPath ?? '<text>', options, problems);
-  const parts = text.split('\n');
-  const last = parts.pop()!;
-  for (const part of parts) handle(part, true);
-  if (last !== '') handle(last, false);
-  return { lines: count(), problems };
+  const parser = lineParser<T>(options, (line, reason, kind) => problems.push(skippedLine(shown, line, reason, kind)));
+  splitText(text, MAX_LINE_BYTES, parser);
+  return { lines: parser.count(), problems };
 }
 
 export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
@@ -175,9 +133,26 @@ async function endsWithNewline(handle: import('node:fs/promises').FileHandle, si
   return buffer[0] === 0x0a;
 }
 
+/** The lines of records, refusing any over MAX_LINE_BYTES before anything is written. */
+function serialize(records: readonly object[], shown: string): string[] {
+  return records.map((record) => {
+    const text = JSON.stringify(record);
+    // Only a long string can be over the cap: a UTF-16 unit is at most 3 bytes of UTF-8.
+    const bytes = text.length * 3 > MAX_LINE_BYTES ? Buffer.byteLength(text) : 0;
+    if (bytes > MAX_LINE_BYTES) {
+      const id = (record as { id?: unknown }).id;
+      throw new LoreError('TOO_LARGE', `${typeof id === 'string' ? `record ${id}` : 'a record'} would be a line of ${bytes} bytes in ${shown}, over the limit of ${MAX_LINE_BYTES} bytes (64 MiB) for one log line; nothing was written`, {
+        hint: 'make the record smaller (its longest text fields)',
+      });
+    }
+    return text;
+  });
+}
+
 /** Appends records while the caller already holds the log's lock (see withLog). */
-async function appendUnlocked(file: string, records: readonly object[]): Promise<void> {
+async function appendUnlocked(file: string, records: readonly object[], shown: string): Promise<void> {
   if (records.length === 0) return;
+  const lines = serialize(records, shown);
   let created = false;
   try {
     await stat(file);
@@ -190,13 +165,17 @@ async function appendUnlocked(file: string, records: readonly object[]): Promise
     const { size } = await handle.stat();
     // A torn last line (a crash mid-append) must not swallow the first new record.
     const prefix = (await endsWithNewline(handle, size)) ? '' : '\n';
-    const text = prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    await handle.write(text);
+    await handle.write(`${prefix}${lines.join('\n')}\n`);
     await handle.sync();
   } finally {
     await handle.close();
   }
   if (created) await fsyncDir(dirname(file));
+}
+
+export interface LogWriteOptions extends LockOptions {
+  /** Path shown in errors (default: the file path). */
+  displayPath?: string;
 }
 
 /** What a caller may do while holding a log's lock. */
@@ -205,12 +184,13 @@ export interface LogWriter {
 }
 
 /** Runs `fn` with the log locked, so it can read state and append in one step (read-modify-append). */
-export async function withLog<T>(file: string, fn: (writer: LogWriter) => Promise<T>, options: LockOptions = {}): Promise<T> {
-  return withLock(file, () => fn({ append: (records) => appendUnlocked(file, records) }), options);
+export async function withLog<T>(file: string, fn: (writer: LogWriter) => Promise<T>, options: LogWriteOptions = {}): Promise<T> {
+  const shown = options.displayPath ?? file;
+  return withLock(file, () => fn({ append: (records) => appendUnlocked(file, records, shown) }), options);
 }
 
 /** Appends records to a log: locked, one write, fsynced before it returns. */
-export async function appendRecords(file: string, records: readonly object[], options: LockOptions = {}): Promise<void> {
+export async function appendRecords(file: string, records: readonly object[], options: LogWriteOptions = {}): Promise<void> {
   await withLog(file, (writer) => writer.append(records), options);
 }
 

@@ -89,12 +89,13 @@ export interface RecordTurnResult {
 export async function recordTurn(options: RecordTurnOptions): Promise<RecordTurnResult> {
   const { store, project, turn } = options;
   const path = turnLogPath(store.root, project, turn.feature_id);
+  const file = displayPath(store.root, path);
   const status = await withLog(path, async (writer) => {
     const existed = (await readTurnLog({ store, project, feature: turn.feature_id })).turns.some((t) => t.id === turn.id);
     await writer.append([turn]);
     return existed ? 'updated' as const : 'created' as const;
-  });
-  return { turn, file: displayPath(store.root, path), status, prune: await pruneTurns({ store, project }) };
+  }, { displayPath: file });
+  return { turn, file, status, prune: await pruneTurns({ store, project }) };
 }
 
 /**

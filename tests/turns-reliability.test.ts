@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { LoreError } from '../src/errors.js';
+import { MAX_LINE_BYTES } from '../src/log/ndjson.js';
+import { buildTurn, recordTurn } from '../src/turns/record.js';
+import type { TurnState } from '../src/types.js';
+import { lore, loreJson } from './helpers/cli.js';
+import { config, ndjson, seededStore, turn } from './helpers/player-coach.js';
+
+const LOG = '.knowledge/turns/demo/F.ndjson';
+const RECORD = ['turn', 'record', '--feature', 'F', '--task', 'T', '--player-decision', 'p', '--progress', 's', '--coach-decision', 'revise'];
+type Listed = { turns: TurnState[] };
+
+describe('turn log reliability', () => {
+  it('reads back a 2 MiB turn whole, and the turn recorded after it', async (t) => {
+    const { root } = await seededStore(t, { '.knowledge/config.yaml': config('limits:\n  max_file_bytes: 4194304\n') });
+    const summary = 'x'.repeat(2 * 1024 * 1024);
+    const input = JSON.stringify({ feature_id: 'F', task_id: 'T', turn_number: 1, player_decision: 'p', coach_decision: 'revise', progress_summary: summary });
+    const big = await lore(['turn', 'record', '--from-file', '-'], { cwd: root, input });
+    assert.deepEqual(big, { code: 0, stderr: '', stdout: `recorded TURN-F-T-T1 in ${LOG} (new turn)\n` });
+    assert.equal((await lore([...RECORD, '--turn', '2'], { cwd: root })).code, 0);
+    assert.ok(readFileSync(join(root, LOG), 'utf8').split('\n')[0]!.length > 2 * 1024 * 1024);
+    const list = await loreJson<Listed>(['turn', 'list', '--feature', 'F'], { cwd: root });
+    assert.deepEqual([list.code, list.stderr, list.json.turns.map((x) => [x.id, x.progress_summary.length])], [0, '', [['TURN-F-T-T1', summary.length], ['TURN-F-T-T2', 1]]]);
+    assert.equal(list.json.turns[0]!.progress_summary, summary);
+  });
+
+  it('reports a hand-made line over the cap with its line number, and reads the lines after it', async (t) => {
+    const { root } = await seededStore(t, { [LOG]: ndjson([turn('F', 'T', 1, 1)]) });
+    const long = `{"pad":"${'x'.repeat(MAX_LINE_BYTES)}"}`;
+    appendFileSync(join(root, LOG), `${long}\n${ndjson([turn('F', 'T', 3, 3)])}`);
+    const list = await loreJson<Listed>(['turn', 'list', '--feature', 'F'], { cwd: root });
+    assert.deepEqual(list.json.turns.map((x) => x.id), ['TURN-F-T-T1', 'TURN-F-T-T3']);
+    assert.equal(list.stderr, `${LOG}:2:1: warning: line 2 is ${long.length} bytes, over the limit of 67108864 bytes for one log line, and was skipped\n`);
+    const validate = await lore(['validate'], { cwd: root });
+    assert.deepEqual([validate.code, validate.stdout.split('\n').filter((l) => l.includes(LOG))], [1, [`${LOG}:2:1: error: line 2 is ${long.length} bytes, over the limit of 67108864 bytes for one log line, and was skipped`]]);
+  });
+
+  it('refuses to write a turn that would make a line over the cap, naming the limit, and writes nothing', async (t) => {
+    const { root, store } = await seededStore(t, { [LOG]: ndjson([turn('F', 'T', 1, 1)]) });
+    const huge = buildTurn({ feature_id: 'F', task_id: 'T', turn_number: 2, player_decision: 'p', coach_decision: 'revise', progress_summary: 'x'.repeat(MAX_LINE_BYTES) }, new Date('2026-02-01T00:00:00Z'));
+    await assert.rejects(recordTurn({ store, project: 'demo', turn: huge }), (error: LoreError) => {
+      assert.equal(error.code, 'TOO_LARGE');
+      assert.equal(error.message, `record TURN-F-T-T2 would be a line of ${JSON.stringify(huge).length} bytes in ${LOG}, over the limit of 67108864 bytes (64 MiB) for one log line; nothing was written`);
+      return true;
+    });
+    assert.equal(readFileSync(join(root, LOG), 'utf8'), ndjson([turn('F', 'T', 1, 1)]));
+  });
+
+});
