@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { LoreError } from '../src/errors.js';
+import { KeyIndex } from '../src/log/key-index.js';
 import { appendRecords, MAX_LINE_BYTES, readLog, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -188,4 +189,43 @@ describe('the NDJSON engine', () => {
     assert.equal(readFileSync(file, 'utf8'), line('a', '2026-01-01T00:00:00Z'));
   });
 
+  it('keeps a key index up to date by reading only what was appended, and reads again a log replaced or edited', async (t) => {
+    const file = join(tempDir(t), 'indexed.ndjson');
+    const options = { summarize: (v: { v: string }) => v.v, version: 'test' };
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z', { v: 'a1' }) + line('b', '2026-01-01T00:00:00Z', { v: 'b1' }) + '{"torn');
+    const first = await KeyIndex.open(file, undefined, options);
+    assert.deepEqual([first.get('a')?.summary, first.get('b')?.summary, first.lines, first.skipped], ['a1', 'b1', 2, []]);
+    // A saved index whose entry was changed: only appended lines are read, so the change shows.
+    const saved = JSON.parse(JSON.stringify(first)) as { entries: string[] };
+    saved.entries = saved.entries.map((bucket) => bucket.replace('"a1"', '"from the saved index"'));
+    await appendRecords(file, [{ id: 'c', timestamp: '2026-01-02T00:00:00Z', v: 'c1' }]);
+    const next = await KeyIndex.open(file, saved, options);
+    assert.deepEqual([next.get('a')?.summary, next.get('c')?.summary, next.lines, next.problems.map((p) => p.message)], ['from the saved index', 'c1', 4, ['line 3 is not valid JSON and was skipped']]);
+    assert.equal((await KeyIndex.open(file, JSON.parse(JSON.stringify(next)), options)).get('a')?.summary, 'from the saved index');
+    // Edited in place (same size) or replaced: read again from the start.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"a1"', '"A1"'));
+    assert.equal((await KeyIndex.open(file, JSON.parse(JSON.stringify(next)), options)).get('a')?.summary, 'A1');
+    writeFileSync(`${file}.new`, line('z', '2026-01-01T00:00:00Z', { v: 'z' }));
+    renameSync(`${file}.new`, file);
+    const replaced = await KeyIndex.open(file, JSON.parse(JSON.stringify(next)), options);
+    assert.deepEqual([replaced.get('a'), replaced.get('z')?.summary, replaced.lines], [undefined, 'z', 1]);
+    assert.equal((await KeyIndex.open(file, JSON.parse(JSON.stringify(replaced)), { ...options, version: 'other' })).lines, 1);
+  });
+
+  it('counts live keys per class in a key index, and compacts the versions it no longer needs', async (t) => {
+    const file = join(tempDir(t), 'counted.ndjson');
+    const options = { summarize: (v: { kind: string }) => v.kind, classify: (kind: string) => kind, version: 'test' };
+    writeFileSync(file, line('x', '2026-01-01T00:00:00Z', { kind: 'done' }));
+    const index = await KeyIndex.open(file, undefined, options);
+    for (let i = 1; i <= 80; i++) {
+      await appendRecords(file, [{ id: 'a', timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(), kind: 'open' }]);
+      await index.refresh();
+    }
+    await appendRecords(file, [{ id: 'x', timestamp: '2026-01-03T00:00:00Z', deleted: true, kind: 'done' }, { id: 'b', timestamp: '2020-01-01T00:00:00Z', kind: 'open' }]);
+    await index.refresh();
+    const saved = index.toJSON();
+    assert.deepEqual([index.counts, index.latest('a'), index.get('x')?.deleted, saved.keys, saved.entryLines <= 2 * 3 + 64], [{ done: 0, open: 2 }, Date.UTC(2026, 0, 2, 0, 1, 20), true, 3, true]);
+    const fresh = await KeyIndex.open(file, undefined, options);
+    assert.deepEqual([fresh.counts, fresh.toJSON().entryLines, fresh.lines], [index.counts, 3, 83]);
+  });
 });

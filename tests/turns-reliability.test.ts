@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { LoreError } from '../src/errors.js';
 import { MAX_LINE_BYTES } from '../src/log/ndjson.js';
@@ -9,9 +11,22 @@ import type { TurnState } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { config, ndjson, seededStore, turn } from './helpers/player-coach.js';
 
+const WORKER = fileURLToPath(new URL('./fixtures/turn-worker.mjs', import.meta.url));
 const LOG = '.knowledge/turns/demo/F.ndjson';
 const RECORD = ['turn', 'record', '--feature', 'F', '--task', 'T', '--player-decision', 'p', '--progress', 's', '--coach-decision', 'revise'];
 type Listed = { turns: TurnState[] };
+
+/** Runs the turn worker; resolves with its acknowledged "id status" lines. */
+function runWorker(args: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out.split('\n').filter((l) => l.startsWith('ack ')).map((l) => l.slice(4))) : reject(new Error(`worker ${args.join(' ')} exited with ${code}`))));
+  });
+}
 
 describe('turn log reliability', () => {
   it('reads back a 2 MiB turn whole, and the turn recorded after it', async (t) => {
@@ -49,4 +64,26 @@ describe('turn log reliability', () => {
     assert.equal(readFileSync(join(root, LOG), 'utf8'), ndjson([turn('F', 'T', 1, 1)]));
   });
 
+  it('keeps every turn recorded by 8 processes × 50 on one feature', async (t) => {
+    const { root } = await seededStore(t);
+    const acked = (await Promise.all(Array.from({ length: 8 }, (_, w) => runWorker([root, 'demo', 'F', String(w), '50'])))).flat();
+    const expected = Array.from({ length: 8 }, (_, w) => Array.from({ length: 50 }, (_, i) => `TURN-F-TASK-W${w}-T${i + 1}`)).flat().sort();
+    assert.deepEqual(acked.map((a) => a.split(' ')).filter(([, status]) => status === 'created').map(([id]) => id).sort(), expected);
+    const list = await loreJson<Listed>(['turn', 'list', '--feature', 'F'], { cwd: root });
+    assert.deepEqual([list.code, list.stderr, list.json.turns.map((x) => x.id).sort()], [0, '', expected]);
+    assert.equal(readFileSync(join(root, LOG), 'utf8').split('\n').length, 401);
+    assert.equal((await lore(['validate'], { cwd: root })).code, 0);
+  });
+
+  it('counts the turns appended by another writer since the last record, and the turns of a log rewritten by hand', async (t) => {
+    const { root } = await seededStore(t, { '.knowledge/config.yaml': config('turns:\n  max_per_feature: 3\n  max_per_project: 5\n') });
+    for (const n of [1, 2]) await lore([...RECORD, '--turn', String(n)], { cwd: root });
+    // Appended without lore, then the whole log replaced by hand: the next record sees exactly what is there.
+    appendFileSync(join(root, LOG), ndjson([turn('F', 'T', 3, 3), turn('F', 'T', 4, 4)]));
+    const over = await lore([...RECORD, '--turn', '5'], { cwd: root });
+    assert.equal(over.stderr, 'warning: feature F has 5 turns, over turns.max_per_feature (3), but it is in progress, so none were pruned\n');
+    writeFileSync(join(root, LOG), ndjson([turn('F', 'T', 1, 1)]));
+    const fresh = await loreJson<{ status: string; prune: { before: number; warnings: string[] } }>([...RECORD, '--turn', '2'], { cwd: root });
+    assert.deepEqual([fresh.json.status, fresh.json.prune.before, fresh.json.prune.warnings], ['created', 2, []]);
+  });
 });

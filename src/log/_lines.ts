@@ -22,6 +22,8 @@ export interface SplitOptions {
    * line (a torn write); 'leave' does not read them, since an append may be under way.
    */
   tail?: 'line' | 'leave';
+  /** About how many bytes there are to read: a short read (the tail of a log) uses a small buffer. */
+  expect?: number;
 }
 
 /** Splits a stream of chunks into lines; returns how many bytes were handed over as lines. */
@@ -65,7 +67,8 @@ export async function splitChunks(chunks: AsyncIterable<Buffer>, maxBytes: numbe
 /** Splits a file into lines from `start`; returns the offset just after the last line handed over. A missing file throws ENOENT. */
 export async function splitFile(file: string, maxBytes: number, sink: LineSink, options: SplitOptions = {}): Promise<number> {
   const start = options.start ?? 0;
-  const stream = createReadStream(file, { start, highWaterMark: 1024 * 1024 });
+  const highWaterMark = Math.min(1024 * 1024, Math.max(16 * 1024, options.expect ?? Infinity));
+  const stream = createReadStream(file, { start, highWaterMark });
   return start + (await splitChunks(stream as AsyncIterable<Buffer>, maxBytes, sink, options.tail));
 }
 

@@ -82,15 +82,23 @@ export interface ReplayResult<T> extends LogReadResult {
   deleted: Set<string>;
 }
 
+/** A log's identity and ordering rules with their defaults (id; Date.parse of `timestamp`, -Infinity when unreadable). */
+export function replayRules<T>(options: Pick<ReplayOptions<T>, 'keyOf' | 'timeOf'>): { keyOf: (value: T) => string; timeOf: (value: T) => number } {
+  const keyOf = options.keyOf ?? ((value: T) => String((value as { id?: unknown }).id));
+  const given = options.timeOf ?? ((value: T) => Date.parse(String((value as { timestamp?: unknown }).timestamp)));
+  return { keyOf, timeOf: (value) => {
+    const time = given(value);
+    return Number.isNaN(time) ? -Infinity : time;
+  } };
+}
+
 /** Keeps the latest line per key while lines are read; `finish` drops tombstoned records. */
 function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>) => void; finish: () => Pick<ReplayResult<T>, 'records' | 'deleted'> } {
-  const keyOf = options.keyOf ?? ((value: T) => String((value as { id?: unknown }).id));
-  const timeOf = options.timeOf ?? ((value: T) => Date.parse(String((value as { timestamp?: unknown }).timestamp)));
+  const { keyOf, timeOf } = replayRules(options);
   const latest = new Map<string, { line: LogLine<T>; time: number }>();
   const onLine = (line: LogLine<T>): void => {
     const key = keyOf(line.value);
-    const parsed = timeOf(line.value);
-    const time = Number.isNaN(parsed) ? -Infinity : parsed;
+    const time = timeOf(line.value);
     const current = latest.get(key);
     // Equal times: the later line wins. A line without a valid time never beats one with.
     if (current === undefined || time >= current.time) latest.set(key, { line, time });
@@ -192,6 +200,13 @@ export async function withLog<T>(file: string, fn: (writer: LogWriter) => Promis
 /** Appends records to a log: locked, one write, fsynced before it returns. */
 export async function appendRecords(file: string, records: readonly object[], options: LogWriteOptions = {}): Promise<void> {
   await withLog(file, (writer) => writer.append(records), options);
+}
+
+/** A line a reader skipped, and why. */
+export interface SkippedLine {
+  line: number;
+  reason: string;
+  kind: SkipKind;
 }
 
 /**
