@@ -117,12 +117,12 @@ describe('the NDJSON engine', () => {
 
   it('rewrites a log atomically under its lock (compaction)', async (t) => {
     const file = join(tempDir(t), 'compact.ndjson');
-    writeFileSync(file, line('a', '2026-01-01T00:00:00Z', { v: 1 }) + line('a', '2026-01-02T00:00:00Z', { v: 2 }) + 'garbage\n' + line('b', '2026-01-01T00:00:00Z'));
+    writeFileSync(file, line('a', '2026-01-01T00:00:00Z', { v: 1 }) + line('a', '2026-01-02T00:00:00Z', { v: 2 }) + line('b', '2026-01-01T00:00:00Z'));
     const result = await rewriteLog<{ id: string }>(file, (lines) => {
       const latest = new Map(lines.map((l) => [l.value.id, l.value]));
       return [...latest.values()];
     });
-    assert.deepEqual({ before: result.before, after: result.after, problems: result.problems.length }, { before: 4, after: 2, problems: 1 });
+    assert.deepEqual(result, { before: 3, after: 2 });
     assert.equal(readFileSync(file, 'utf8'), '{"id":"a","timestamp":"2026-01-02T00:00:00Z","v":2}\n{"id":"b","timestamp":"2026-01-01T00:00:00Z"}\n');
   });
 
@@ -187,6 +187,21 @@ describe('the NDJSON engine', () => {
       return true;
     });
     assert.equal(readFileSync(file, 'utf8'), line('a', '2026-01-01T00:00:00Z'));
+  });
+
+  it('refuses to rewrite a log with a line it cannot read, naming file and line, and changes nothing', async (t) => {
+    const file = join(tempDir(t), 'refuse.ndjson');
+    const text = line('a', '2026-01-01T00:00:00Z') + 'garbage\n' + line('b', '2026-01-01T00:00:00Z', { bad: true }) + line('c', '2026-01-01T00:00:00Z');
+    writeFileSync(file, text);
+    const validate = (v: unknown): string | undefined => ((v as { bad?: boolean }).bad ? 'has bad set' : undefined);
+    await assert.rejects(rewriteLog(file, (lines) => lines.map((l) => l.value), { displayPath: 'refuse.ndjson', validate }), (error: LoreError) => {
+      assert.equal(error.code, 'INVALID_STORE');
+      assert.equal(error.exitCode, 1);
+      assert.equal(error.message, 'refusing to rewrite refuse.ndjson: line 2 is not valid JSON (and 1 more line), and a rewrite would lose them');
+      assert.deepEqual(error.problems.map((p) => [p.file, p.line, p.message]), [['refuse.ndjson', 2, 'line 2 is not valid JSON and was skipped'], ['refuse.ndjson', 3, 'line 3 has bad set; skipped']]);
+      return true;
+    });
+    assert.equal(readFileSync(file, 'utf8'), text);
   });
 
   it('keeps a key index up to date by reading only what was appended, and reads again a log replaced or edited', async (t) => {

@@ -2,7 +2,7 @@
 // write and fsynced before they are acknowledged; a record that would make a line over
 // MAX_LINE_BYTES is refused, so readers read back every line lore wrote. Replay streams the file,
 // keeps the latest line per id by (timestamp, then line order), and reports and skips torn,
-// unparsable and over-long lines, reading on past them.
+// unparsable and over-long lines, reading on past them. A rewrite refuses a log with such a line.
 import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
@@ -210,19 +210,45 @@ export interface SkippedLine {
 }
 
 /**
+ * The error of a rewrite refused because some lines could not be read: rewriting would lose them.
+ *
+ * @example
+ * rewriteRefusal('log.ndjson', [{ line: 3, reason: 'is not valid JSON', kind: 'parse' }]).message;
+ * // → 'refusing to rewrite log.ndjson: line 3 is not valid JSON, and a rewrite would lose it'
+ */
+export function rewriteRefusal(shown: string, skipped: readonly SkippedLine[]): LoreError {
+  const first = skipped[0]!;
+  const more = skipped.length > 1 ? ` (and ${skipped.length - 1} more line${skipped.length === 2 ? '' : 's'})` : '';
+  return new LoreError('INVALID_STORE', `refusing to rewrite ${shown}: line ${first.line} ${first.reason}${more}, and a rewrite would lose ${skipped.length === 1 ? 'it' : 'them'}`, {
+    problems: skipped.map((s) => skippedLine(shown, s.line, s.reason, s.kind)),
+    hint: 'fix or remove the line by hand (lore validate lists every such line); the log was not changed',
+  });
+}
+
+/**
  * Rewrites a log atomically under its lock (compaction, pruning): `transform` receives the valid
- * lines in file order and returns the records to keep. Unparsable lines are dropped and reported.
+ * lines in file order and returns the records to keep. A log with a line that cannot be read (not
+ * JSON, torn, over MAX_LINE_BYTES, refused by `validate`) is never rewritten: it throws
+ * INVALID_STORE naming the file and line, and the log is left as it was.
  */
 export async function rewriteLog<T = Record<string, unknown>>(
   file: string,
   transform: (lines: LogLine<T>[]) => readonly object[],
-  options: LockOptions & Omit<LogReadOptions<T>, 'onLine'> = {},
-): Promise<{ before: number; after: number; problems: Problem[] }> {
+  options: LogWriteOptions & Omit<LogReadOptions<T>, 'onLine'> = {},
+): Promise<{ before: number; after: number }> {
+  const shown = options.displayPath ?? file;
   return withLock(file, async () => {
     const lines: LogLine<T>[] = [];
-    const result = await readLog<T>(file, { ...options, onLine: (line) => lines.push(line) });
-    const kept = transform(lines);
-    await writeFileAtomic(file, kept.map((r) => JSON.stringify(r) + '\n').join(''));
-    return { before: result.lines, after: kept.length, problems: result.problems };
+    const skipped: SkippedLine[] = [];
+    const parser = lineParser<T>({ ...options, onLine: (line) => lines.push(line) }, (line, reason, kind) => skipped.push({ line, reason, kind }));
+    try {
+      await splitFile(file, MAX_LINE_BYTES, parser);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT')) throw error;
+    }
+    if (skipped.length > 0) throw rewriteRefusal(shown, skipped);
+    const kept = serialize(transform(lines), shown);
+    await writeFileAtomic(file, kept.map((line) => `${line}\n`).join(''));
+    return { before: parser.count(), after: kept.length };
   }, options);
 }

@@ -2,10 +2,12 @@
 // project. Over a limit, the oldest turns of completed features go first; turns of features in
 // progress are never removed (a warning says so instead). The counts come from the project's turn
 // index (turn-index.ts), so checking the limits after every record does not replay the logs.
-// Pruning rewrites each log atomically from what it re-reads under the log's lock; git history
-// keeps what was pruned.
-import { rewriteLog } from '../log/ndjson.js';
+// Pruning rewrites each log atomically from what it re-reads under the log's lock, and refuses a
+// log with a line it cannot read (rewriting would lose it); git history keeps what was pruned.
+import { LoreError, type Problem } from '../errors.js';
+import { rewriteLog, rewriteRefusal } from '../log/ndjson.js';
 import type { Store } from '../store/open.js';
+import { turnLineProblem } from '../store/turn-line.js';
 import type { TurnState, TurnsConfig } from '../types.js';
 import { countTurns, ProjectTurns, turnsOf } from './turn-index.js';
 
@@ -96,6 +98,12 @@ export interface PruneResult extends RetentionPlan {
   before: number;
   after: number;
   features: Array<{ feature: string; completed: boolean; turns: number; removed: number }>;
+  /**
+   * Logs that were due to lose turns but were not rewritten, because a line of them cannot be read
+   * and rewriting would lose it: the first such line (file, line) and the refusal. Nothing of those
+   * logs is in `removed`.
+   */
+  refused: Problem[];
 }
 
 /**
@@ -115,14 +123,26 @@ export async function pruneTurns(options: PruneOptions): Promise<PruneResult> {
     return { feature: log.feature, completed, count, turns: completed ? turnsOf(log) : [] };
   });
   const plan = planRetention(project, features, limits);
+  const refused: Problem[] = [];
+  const untouched = new Set<string>();
   for (const log of logs) {
     const ids = new Set(plan.removed.filter((t) => t.feature === log.feature).map((t) => t.id));
-    if (ids.size === 0 || options.dryRun) continue;
-    await rewriteLog<TurnState>(log.path, (lines) => lines.filter((l) => !ids.has(l.value.id)).map((l) => l.value));
-    await index.feature(log.feature);
+    if (ids.size === 0) continue;
+    try {
+      // A line the index skipped is refused without reading the log; rewriteLog checks again under the lock.
+      if (log.index.skipped.length > 0) throw rewriteRefusal(log.file, log.index.skipped);
+      if (options.dryRun) continue;
+      const validate = (value: unknown): string | undefined => turnLineProblem(value, log.feature);
+      await rewriteLog<TurnState>(log.path, (lines) => lines.filter((l) => !ids.has(l.value.id)).map((l) => l.value), { displayPath: log.file, validate });
+      await index.feature(log.feature);
+    } catch (error) {
+      if (!(error instanceof LoreError) || error.code !== 'INVALID_STORE') throw error;
+      refused.push({ ...error.problems[0]!, message: error.message });
+      untouched.add(log.feature);
+    }
   }
   await index.save();
-  const { removed } = plan;
+  const removed = plan.removed.filter((t) => !untouched.has(t.feature));
   const before = features.reduce((n, f) => n + countOf(f), 0);
   return {
     project,
@@ -133,5 +153,6 @@ export async function pruneTurns(options: PruneOptions): Promise<PruneResult> {
     features: features.map((f) => ({ feature: f.feature, completed: f.completed, turns: countOf(f), removed: removed.filter((t) => t.feature === f.feature).length })),
     removed,
     warnings: plan.warnings,
+    refused,
   };
 }

@@ -72,7 +72,8 @@ export const command = defineCommand({
     'Validates the turn, sets its timestamp and appends it to .knowledge/turns/<project>/<feature>.ndjson',
     'with the id TURN-{feature}-{task}-T{n}; recording the same id again updates that turn. --from-file',
     'reads the turn as JSON (the TurnState fields; id and timestamp are set by lore). After the write,',
-    'the retention limits (turns.max_per_feature, turns.max_per_project) are applied.',
+    'the retention limits (turns.max_per_feature, turns.max_per_project) are applied; a log retention',
+    'refuses to rewrite (a line it cannot read) is a warning: the turn is recorded all the same.',
   ].join('\n'),
   options: {
     feature: { type: 'string', value: 'F', description: 'the feature (FEAT-XXX)' },
