@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { LoreError } from '../src/errors.js';
 import { KeyIndex } from '../src/log/key-index.js';
-import { appendRecords, MAX_LINE_BYTES, readLog, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
+import { appendRecords, appendVersions, MAX_LINE_BYTES, readLog, replayLog, replayLogText, rewriteLog, withLog } from '../src/log/ndjson.js';
+import { stampVersions } from '../src/log/versions.js';
 import { tempDir } from './helpers/temp.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/append-worker.mjs', import.meta.url));
@@ -111,8 +112,8 @@ describe('the NDJSON engine', () => {
     const fromFile = await replayLog(file, { displayPath: 'log' });
     const fromText = replayLogText(text, { displayPath: 'log' });
     assert.deepEqual(fromText, fromFile);
-    assert.deepEqual([[...fromText.records.keys()], [...fromText.deleted], fromText.lines, fromText.problems.map((p) => p.message)], [['x'], ['y'], 5, ['line 4 is not valid JSON and was skipped', 'line 5 is incomplete (a write was cut off) and was skipped']]);
-    assert.deepEqual(replayLogText(''), { lines: 0, problems: [], records: new Map(), deleted: new Set() });
+    assert.deepEqual([[...fromText.records.keys()], [...fromText.deleted.keys()], fromText.lines, fromText.problems.map((p) => p.message)], [['x'], ['y'], 5, ['line 4 is not valid JSON and was skipped', 'line 5 is incomplete (a write was cut off) and was skipped']]);
+    assert.deepEqual(replayLogText(''), { lines: 0, problems: [], records: new Map(), deleted: new Map() });
   });
 
   it('rewrites a log atomically under its lock (compaction)', async (t) => {
@@ -152,6 +153,7 @@ describe('the NDJSON engine', () => {
     await Promise.all(Array.from({ length: 20 }, bump));
     assert.equal((await replayLog<{ n: number }>(file)).records.get('counter')!.value.n, 20);
   });
+
   it('reads a line of any length up to the cap whole, and the lines after it', async (t) => {
     const file = join(tempDir(t), 'long.ndjson');
     const pad = 'é'.repeat(1024 * 1024 + 3); // 2 MiB of UTF-8, split across read chunks mid-character
@@ -202,6 +204,19 @@ describe('the NDJSON engine', () => {
       return true;
     });
     assert.equal(readFileSync(file, 'utf8'), text);
+  });
+
+  it('stamps a new version after the latest one of its key, even one dated in the future', async (t) => {
+    const file = join(tempDir(t), 'versions.ndjson');
+    writeFileSync(file, line('r', '2099-01-01T00:00:00.000Z', { v: 'ahead' }) + line('s', '2020-01-01T00:00:00.000Z', { v: 'old' }));
+    const now = '2026-01-01T00:00:00.000Z';
+    const written = await appendVersions(file, [{ id: 'r', v: 'new', timestamp: now }, { id: 's', v: 'new', timestamp: now }, { id: 't', v: 'new', timestamp: now }]);
+    assert.deepEqual(written.map((r) => r.timestamp), ['2099-01-01T00:00:00.001Z', now, now]);
+    assert.deepEqual([...(await replayLog<{ v: string }>(file)).records.values()].map((l) => l.value.v), ['new', 'new', 'new']);
+    // Two versions of one key in one batch: the second goes after the first.
+    const batch = [{ id: 'k', at: 5 }, { id: 'k', at: 5 }];
+    stampVersions(batch, { keyOf: (r) => r.id, latest: () => 9, timeOf: (r) => r.at, stamp: (r, at) => (r.at = Date.parse(at)) });
+    assert.deepEqual(batch.map((r) => r.at), [10, 11]);
   });
 
   it('keeps a key index up to date by reading only what was appended, and reads again a log replaced or edited', async (t) => {

@@ -15,6 +15,7 @@ const WORKER = fileURLToPath(new URL('./fixtures/turn-worker.mjs', import.meta.u
 const LOG = '.knowledge/turns/demo/F.ndjson';
 const RECORD = ['turn', 'record', '--feature', 'F', '--task', 'T', '--player-decision', 'p', '--progress', 's', '--coach-decision', 'revise'];
 type Listed = { turns: TurnState[] };
+type Latest = { turn: TurnState | null };
 
 /** Runs the turn worker; resolves with its acknowledged "id status" lines. */
 function runWorker(args: string[]): Promise<string[]> {
@@ -62,6 +63,19 @@ describe('turn log reliability', () => {
       return true;
     });
     assert.equal(readFileSync(join(root, LOG), 'utf8'), ndjson([turn('F', 'T', 1, 1)]));
+  });
+
+  it('makes a turn recorded again the latest, even when its earlier version carries a future timestamp', async (t) => {
+    const future = turn('F', 'T', 1, 0, { timestamp: '2099-01-01T00:00:00.000Z', progress_summary: 'from a clock that ran ahead' });
+    const { root } = await seededStore(t, { [LOG]: ndjson([future]) });
+    const again = await loreJson<{ status: string; turn: TurnState }>([...RECORD, '--turn', '1', '--progress', 'recorded again'], { cwd: root });
+    assert.deepEqual([again.code, again.json.status, again.json.turn.timestamp], [0, 'updated', '2099-01-01T00:00:00.001Z']);
+    const latest = await loreJson<Latest>(['turn', 'latest', '--feature', 'F'], { cwd: root });
+    assert.deepEqual([latest.json.turn?.id, latest.json.turn?.progress_summary], ['TURN-F-T-T1', 'recorded again']);
+    // Recorded once more: after the stamped version, so still the new values.
+    await lore([...RECORD, '--turn', '1', '--progress', 'third'], { cwd: root });
+    const third = await loreJson<Latest>(['turn', 'latest', '--feature', 'F'], { cwd: root });
+    assert.deepEqual([third.json.turn?.progress_summary, third.json.turn?.timestamp], ['third', '2099-01-01T00:00:00.002Z']);
   });
 
   it('keeps every turn recorded by 8 processes × 50 on one feature', async (t) => {

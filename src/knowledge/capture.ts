@@ -3,7 +3,7 @@
 // rejection is logged so the same learning is recognised when it is captured again.
 import { join } from 'node:path';
 import { LoreError, UsageError, ValidationError, type Problem } from '../errors.js';
-import { appendRecords, replayLog } from '../log/ndjson.js';
+import { appendVersions, replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import type { Store } from '../store/open.js';
@@ -19,13 +19,14 @@ export function rejectionsLog(root: string): string {
   return join(knowledgeDir(root), LOGS.rejections);
 }
 
+function validRejection(value: unknown): string | undefined {
+  return validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection';
+}
+
 /** The rejections on record, latest per learning id. */
 export async function loadRejections(root: string): Promise<{ rejections: RejectionEvent[]; problems: Problem[] }> {
   const file = rejectionsLog(root);
-  const replay = await replayLog<RejectionEvent>(file, {
-    displayPath: displayPath(root, file),
-    validate: (value) => (validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection'),
-  });
+  const replay = await replayLog<RejectionEvent>(file, { displayPath: displayPath(root, file), validate: validRejection });
   return { rejections: [...replay.records.values()].map((line) => line.value), problems: replay.problems };
 }
 
@@ -142,7 +143,8 @@ export async function approveLearning(options: EntryWriteOptions & { id: string;
 
 /**
  * Rejects a pending learning: the rejection (id, title, description, reason, who, when) is
- * appended to log/rejections.ndjson, then the pending file is deleted.
+ * appended to log/rejections.ndjson, stamped after any earlier rejection of the same id, then the
+ * pending file is deleted.
  *
  * @example
  * await rejectLearning({ store, id: 'learn-retry-with-backoff', reason: 'already covered by rec-use-retries' });
@@ -154,7 +156,9 @@ export async function rejectLearning(options: EntryWriteOptions & { id: string; 
   const actor = await resolveActor(store.root, options);
   const { id, title, description, capture } = record.value;
   const rejection: RejectionEvent = { id, title, description, reason: options.reason.trim(), rejectedBy: actor.name, ...(capture === undefined ? {} : { taskId: capture.taskId }), timestamp: timestamp(options.now) };
-  await appendRecords(rejectionsLog(store.root), [rejection]);
+  // A learning rejected before (same id) is rejected again: the new rejection must be the latest.
+  const file = rejectionsLog(store.root);
+  await appendVersions(file, [rejection], { displayPath: displayPath(store.root, file), validate: validRejection });
   await deleteRecord(store.root, 'pending', record.id);
   return { rejection, removed: record.file };
 }

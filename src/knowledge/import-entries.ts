@@ -3,7 +3,7 @@
 // statistics of new entries are restored as application events.
 import { createHash } from 'node:crypto';
 import { ValidationError, type Problem } from '../errors.js';
-import { appendRecords } from '../log/ndjson.js';
+import { appendVersions } from '../log/ndjson.js';
 import { isValidId } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
 import { parseText, type ParsedText } from '../store/parse.js';
@@ -11,7 +11,7 @@ import { checkValue, deleteRecord, writeRecord } from '../store/write.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
 import { kindsHolding, resolveActor, timestamp } from './entries.js';
 import { completeEntry, type EntryWriteOptions } from './manage.js';
-import { applicationsLog, type UsageStats } from './stats.js';
+import { applicationsLog, validApplication, type UsageStats } from './stats.js';
 
 export type ConflictPolicy = 'skip' | 'overwrite' | 'rename';
 export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['skip', 'overwrite', 'rename'];
@@ -159,7 +159,8 @@ export async function importKnowledge(options: EntryWriteOptions & { text: strin
     if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
     items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
   }
-  if (!dryRun && events.length > 0) await appendRecords(applicationsLog(store.root), events);
+  // Event ids derive from the entry id, so an entry imported again re-records them: as new versions.
+  if (!dryRun && events.length > 0) await appendVersions(applicationsLog(store.root), events, { displayPath: displayPath(store.root, applicationsLog(store.root)), validate: validApplication });
   return { dryRun, items, warnings };
 }
 

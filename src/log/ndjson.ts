@@ -9,6 +9,7 @@ import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
 import { isErrno, LoreError, type Problem } from '../errors.js';
 import { lineParser, MAX_LINE_BYTES, splitFile, splitText, type SkipKind } from './_lines.js';
 import { withLock, type LockOptions } from './lock.js';
+import { stampVersions, type VersionRule } from './versions.js';
 
 export { MAX_LINE_BYTES } from './_lines.js';
 
@@ -78,8 +79,8 @@ export interface ReplayOptions<T> extends Omit<LogReadOptions<T>, 'onLine'> {
 export interface ReplayResult<T> extends LogReadResult {
   /** The latest version of every record, tombstoned ones removed, in order of first appearance. */
   records: Map<string, LogLine<T>>;
-  /** The keys whose latest line is a tombstone: deleted on purpose, not just absent. */
-  deleted: Set<string>;
+  /** The keys whose latest line is a tombstone (deleted on purpose, not just absent), with that line. */
+  deleted: Map<string, LogLine<T>>;
 }
 
 /** A log's identity and ordering rules with their defaults (id; Date.parse of `timestamp`, -Infinity when unreadable). */
@@ -105,10 +106,10 @@ function latestPerKey<T>(options: ReplayOptions<T>): { onLine: (line: LogLine<T>
   };
   const finish = (): Pick<ReplayResult<T>, 'records' | 'deleted'> => {
     const records = new Map<string, LogLine<T>>();
-    const deleted = new Set<string>();
+    const deleted = new Map<string, LogLine<T>>();
     for (const [key, { line }] of latest) {
       if ((line.value as { deleted?: unknown }).deleted !== true) records.set(key, line);
-      else deleted.add(key);
+      else deleted.set(key, line);
     }
     return { records, deleted };
   };
@@ -188,18 +189,51 @@ export interface LogWriteOptions extends LockOptions {
 
 /** What a caller may do while holding a log's lock. */
 export interface LogWriter {
-  append(records: readonly object[]): Promise<void>;
+  /**
+   * Appends records in one write, fsynced before it returns. With `versions`, each record is first
+   * stamped as a new version of its key (see versions.ts), in place.
+   */
+  append<R extends object>(records: readonly R[], versions?: VersionRule<R>): Promise<void>;
 }
 
 /** Runs `fn` with the log locked, so it can read state and append in one step (read-modify-append). */
 export async function withLog<T>(file: string, fn: (writer: LogWriter) => Promise<T>, options: LogWriteOptions = {}): Promise<T> {
   const shown = options.displayPath ?? file;
-  return withLock(file, () => fn({ append: (records) => appendUnlocked(file, records, shown) }), options);
+  return withLock(file, () => fn({
+    append: async (records, versions) => {
+      if (versions !== undefined) stampVersions(records, versions);
+      await appendUnlocked(file, records, shown);
+    },
+  }), options);
 }
 
 /** Appends records to a log: locked, one write, fsynced before it returns. */
 export async function appendRecords(file: string, records: readonly object[], options: LogWriteOptions = {}): Promise<void> {
   await withLog(file, (writer) => writer.append(records), options);
+}
+
+/**
+ * Appends new versions of records, stamped after the latest version of their keys in the log
+ * (replayed under the lock), so each one wins replay even when an older line carries a later time.
+ * For logs written rarely; a log written often keeps its own state (a key index, the DAG's state).
+ *
+ * @example
+ * await appendVersions(file, [{ id: 'learn-x', reason: 'again', timestamp: new Date().toISOString() }]);
+ */
+export async function appendVersions<R extends object>(file: string, records: R[], options: LogWriteOptions & ReplayOptions<R> & { field?: string } = {}): Promise<R[]> {
+  const { keyOf, timeOf } = replayRules(options);
+  const field = options.field ?? 'timestamp';
+  await withLog(file, async (writer) => {
+    const keys = new Set(records.map(keyOf));
+    const latest = new Map<string, number>();
+    const track = (line: LogLine<R>): void => {
+      const key = keyOf(line.value);
+      if (keys.has(key)) latest.set(key, Math.max(latest.get(key) ?? -Infinity, timeOf(line.value)));
+    };
+    await readLog<R>(file, { ...options, onLine: track });
+    await writer.append(records, { keyOf, timeOf, latest: (key) => latest.get(key), stamp: (record, at) => Object.assign(record, { [field]: at }) });
+  }, options);
+  return records;
 }
 
 /** A line a reader skipped, and why. */

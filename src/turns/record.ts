@@ -1,10 +1,12 @@
 // Writing turn states: a turn is validated, stamped and appended to its feature's log under the
-// log's lock; recording the same id again updates it (replay keeps the newest line). What the
-// write needs to know of the log (does the id exist) comes from the project's turn index, which
-// reads only what was appended since the last call. After each write the retention limits are
-// checked and applied.
+// log's lock; recording the same id again updates it (replay keeps the newest line, and the log's
+// version rule stamps the new one after the old, even when the old one's time is in the future).
+// What the write needs to know of the log (does the id exist, its latest time) comes from the
+// project's turn index, which reads only what was appended since the last call. After each write
+// the retention limits are checked and applied; a log retention refuses to rewrite is a warning.
 import { LoreError, ValidationError, type Problem } from '../errors.js';
 import { withLog } from '../log/ndjson.js';
+import type { VersionRule } from '../log/versions.js';
 import { suggest } from '../schema/suggest.js';
 import { validateAgainst, type SchemaIssue } from '../schema/validate.js';
 import { displayPath } from '../store/layout.js';
@@ -73,12 +75,18 @@ export interface RecordTurnOptions {
 }
 
 export interface RecordTurnResult {
+  /** The turn as written: its timestamp may be later than the one given (see versions.ts). */
   turn: TurnState;
   /** The log, relative to the store root. */
   file: string;
   status: 'created' | 'updated';
-  /** What retention did after the write. */
+  /** What retention did after the write; a log it refused to rewrite is in `prune.refused`. */
   prune: PruneResult;
+}
+
+/** A turn log's version rule: a new version of a turn is stamped after the latest one in the log. */
+function turnVersions(latest: (id: string) => number | undefined): VersionRule<{ id: string; timestamp: string }> {
+  return { keyOf: (t) => t.id, latest, timeOf: (t) => Date.parse(t.timestamp), stamp: (t, at) => (t.timestamp = at) };
 }
 
 /**
@@ -98,7 +106,7 @@ export async function recordTurn(options: RecordTurnOptions): Promise<RecordTurn
   const status = await withLog(path, async (writer) => {
     const { index } = await turns.feature(turn.feature_id);
     const existed = index.get(turn.id)?.deleted === false;
-    await writer.append([turn]);
+    await writer.append([turn], turnVersions((id) => index.latest(id)));
     return existed ? 'updated' as const : 'created' as const;
   }, { displayPath: file });
   return { turn, file, status, prune: await pruneTurns({ store, project, turns }) };
