@@ -20,13 +20,14 @@ export function rejectionsLog(root: string): string {
   return join(knowledgeDir(root), LOGS.rejections);
 }
 
+function validRejection(value: unknown): string | undefined {
+  return validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection';
+}
+
 /** The rejections on record, latest per learning id. */
 export async function loadRejections(root: string): Promise<{ rejections: RejectionEvent[]; problems: Problem[] }> {
   const file = rejectionsLog(root);
-  const replay = await replayLog<RejectionEvent>(file, {
-    displayPath: displayPath(root, file),
-    validate: (value) => (validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection'),
-  });
+  const replay = await replayLog<RejectionEvent>(file, { displayPath: displayPath(root, file), validate: validRejection });
   return { rejections: [...replay.records.values()].map((line) => line.value), problems: replay.problems };
 }
 
@@ -150,7 +151,8 @@ export async function approveLearning(options: EntryWriteOptions & { id: string;
 
 /**
  * Rejects a pending learning: the rejection (id, title, description, reason, who, when) is
- * appended to log/rejections.ndjson, then the pending file is deleted.
+ * appended to log/rejections.ndjson, stamped after any earlier rejection of the same id, then the
+ * pending file is deleted.
  *
  * @example
  * await rejectLearning({ store, id: 'learn-retry-with-backoff', reason: 'already covered by rec-use-retries' });

@@ -28,12 +28,17 @@ export function applicationsLog(root: string): string {
   return join(knowledgeDir(root), LOGS.applications);
 }
 
+/** Why a line is not an application event, or undefined when it is. */
+export function validApplication(value: unknown): string | undefined {
+  return validateAgainst('application-event', value).length === 0 ? undefined : 'is not a valid application event';
+}
+
 /** Aggregates the applications log: latest line per event id (so a union merge never double counts). */
 export async function loadUsageStats(root: string): Promise<{ stats: Map<string, UsageStats>; problems: Problem[] }> {
   const file = applicationsLog(root);
   const replay = await replayLog<ApplicationEvent>(file, {
     displayPath: displayPath(root, file),
-    validate: (value) => (validateAgainst('application-event', value).length === 0 ? undefined : 'is not a valid application event'),
+    validate: validApplication,
   });
   const stats = new Map<string, UsageStats>();
   for (const { value } of replay.records.values()) {
@@ -82,6 +87,7 @@ export async function recordApplication(options: RecordApplicationOptions): Prom
     appliedBy: actor.name,
     timestamp: timestamp(options.now),
   };
+  // A fresh id: never a new version of an earlier line, so there is nothing to stamp after.
   await appendRecords(applicationsLog(store.root), [event]);
   return event;
 }

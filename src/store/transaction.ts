@@ -14,7 +14,7 @@ import { fsyncDir, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js'
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
-import { appendRecords } from '../log/ndjson.js';
+import { appendVersions } from '../log/ndjson.js';
 import { knowledgeDir } from './layout.js';
 
 /** How long a writer waits for another to finish before giving up (with who holds the lock). */
@@ -222,7 +222,10 @@ async function apply(root: string, journal: Journal): Promise<void> {
     dirs.add(dirname(target));
   }
   for (const dir of dirs) await fsyncDir(dir);
-  for (const { log, records } of journal.appends) await appendRecords(inStore(root, log), records);
+  // New versions, stamped after the latest of their ids (the one timestamp rule of every log); a
+  // roll-forward that appends them again only adds versions that replay to the same records.
+  const { logKind } = await import('./log-kinds.js');
+  for (const { log, records } of journal.appends) await appendVersions(inStore(root, log), records, { displayPath: `.knowledge/${log}`, validate: logKind(log)?.lineProblem });
 }
 
 /**
