@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { crashRuns } from '../../tests/helpers/crash.js';
 import { CRASH_CASES, GRAPH_APPLY } from '../../tests/helpers/crash-cases.js';
 import { addFigure, ROOT, type BenchContext } from '../harness.js';
+import { turnRecordThroughput } from './player-coach.js';
 
 const WORKER = join(ROOT, 'tests/fixtures/store-worker.mjs');
 
@@ -34,7 +35,7 @@ export async function concurrencyBench({ dir }: BenchContext): Promise<void> {
   let started = performance.now();
   const adds = (await Promise.all(Array.from({ length: 8 }, (_, w) => worker(['add', root, String(w), '50'])))).flat();
   const written = readdirSync(join(root, '.knowledge/knowledge/prohibitions')).filter((n) => !n.startsWith('.')).length;
-  addFigure('concurrent record writes, 8 processes × 50 adds: written / reported', `${written} / ${adds.length}`, seconds(started), 'every acknowledged write present (400 / 400)');
+  addFigure('8 processes × 50 lore adds: written / reported', `${written} / ${adds.length}`, seconds(started), 'every write present (400 / 400)');
 
   process.stderr.write('concurrency and crashes: 8 × 10 graph merges...\n');
   root = freshStore(dir, 'graph');
@@ -45,17 +46,17 @@ export async function concurrencyBench({ dir }: BenchContext): Promise<void> {
   const records = readdirSync(entities).map((f) => readFileSync(join(entities, f), 'utf8'));
   const kept = (records.find((r) => r.includes('name: Shared'))?.match(/^ {2}- w\d+-\d+$/gm) ?? []).length;
   const rels = (records.find((r) => r.includes('name: Hub'))?.match(/^ {2}- to: /gm) ?? []).length;
-  addFigure('concurrent graph merges, 8 processes × 10 tags on one entity: kept / reported', `${kept} / ${tags.length}`, '', 'every merge kept (80 / 80)');
-  addFigure('concurrent graph merges, 8 processes × 10 relationships from one entity: kept / reported', `${rels} / ${relates.length}`, seconds(started), 'every merge kept (80 / 80)');
+  addFigure('8 processes × 10 tags on one entity: kept / reported', `${kept} / ${tags.length}`, '', 'every merge kept (80 / 80)');
+  addFigure('8 processes × 10 relationships from one entity: kept / reported', `${rels} / ${relates.length}`, seconds(started), 'every merge kept (80 / 80)');
 
   for (const c of CRASH_CASES) {
     const runs = c === GRAPH_APPLY ? 100 : 20;
     process.stderr.write(`concurrency and crashes: ${runs} kills of ${c.name}...\n`);
-    started = performance.now();
     const summary = await crashRuns(c, { runs, seed: 2026, parallel: 2 });
     const partial = summary.partial.length + summary.invalid.length;
-    addFigure(`kill -9 during ${c.name}: runs with a partial result (or an invalid store)`, `${partial} of ${runs}`, `${summary.none} none, ${summary.all} all; ${seconds(started)}`, '0 partial, store valid');
+    addFigure(`kill -9 during ${c.args[0] === 'graph' ? 'graph apply' : c.args[0]}: partial or invalid runs`, `${partial} of ${runs}`, `${summary.none} none, ${summary.all} all`, '0 partial, store valid');
   }
   rmSync(join(dir, 'adds'), { recursive: true, force: true });
+  await turnRecordThroughput({ dir, store: '' });
 }
 

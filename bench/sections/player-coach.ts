@@ -58,6 +58,5 @@ export async function playerCoachBench(ctx: BenchContext): Promise<void> {
   const prompt = [LORE, 'prompt', 'coach', '--project', 'bench', '--task-type', 'feature', '--complexity', '5', '--feature', 'FEAT-A', '--task', 'TASK-9', '--turn', '51', '--max-turns', '60'];
   await processBench('lore prompt coach (whole process)', prompt, 'figure', store, RUNS);
   await processBench('lore turn latest, 50 turns (whole process)', [LORE, 'turn', 'latest', '--project', 'bench', '--feature', 'FEAT-A'], 'figure', store, RUNS);
-  await turnRecordThroughput(ctx);
   await processBench('lore turn record (whole process)', [LORE, 'turn', 'record', '--project', 'rec', '--feature', 'FEAT-P', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'p', '--coach-decision', 'approve', '--progress', 's'], 'figure', store, RUNS);
 }
