@@ -26,6 +26,8 @@ export interface InitResult {
   root: string;
   /** Files created or changed, relative to the root. */
   changed: string[];
+  /** Those of `changed` that existed and were completed (lines added to .gitignore, .gitattributes). */
+  updated: string[];
   seeded: SeedItem[];
 }
 
@@ -62,12 +64,18 @@ async function initLocked(root: string, dir: string): Promise<InitResult> {
     // Never touch an existing configuration, but do not seed into a store of a newer format.
     checkVersion(parseText(config, `${KNOWLEDGE_DIR}/config.yaml`).value, `${KNOWLEDGE_DIR}/config.yaml`);
   }
-  if ((await ensureLines(join(dir, '.gitattributes'), ['*.ndjson merge=union'])).length > 0) changed.push(`${KNOWLEDGE_DIR}/.gitattributes`);
-  if ((await ensureLines(join(dir, '.gitignore'), STORE_IGNORES)).length > 0) changed.push(`${KNOWLEDGE_DIR}/.gitignore`);
+  const updated: string[] = [];
+  for (const [name, lines] of [['.gitattributes', ['*.ndjson merge=union']], ['.gitignore', STORE_IGNORES]] as const) {
+    const path = join(dir, name);
+    const existed = (await readTextIfExists(path)) !== undefined;
+    if ((await ensureLines(path, lines)).length === 0) continue;
+    changed.push(`${KNOWLEDGE_DIR}/${name}`);
+    if (existed) updated.push(`${KNOWLEDGE_DIR}/${name}`);
+  }
   changed.push(...(await copySchemas(root)));
   const seeded = await seedDefaults(root);
   changed.push(...seeded.filter((s) => s.status === 'added').map((s) => s.file));
-  return { root, changed, seeded };
+  return { root, changed, updated, seeded };
 }
 
 /** Copies the schemas into `.knowledge/schemas/` for editors (left alone when it is a symlink). */

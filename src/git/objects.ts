@@ -65,14 +65,15 @@ export interface BlobRead {
 
 /**
  * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
- * it passes (its size reported), so memory stays within the largest blob kept.
+ * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
+ * be on their way: git starts at once and reads them when they come.
  */
-export function readBlobsCapped(where: Where, ids: readonly string[], maxBytes = Infinity): Promise<BlobRead> {
-  const unique = [...new Set(ids)];
+export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity): Promise<BlobRead> {
   const result: BlobRead = { blobs: new Map(), tooLarge: new Map() };
-  if (unique.length === 0) return Promise.resolve(result);
+  if (Array.isArray(ids) && ids.length === 0) return result;
+  let unique: string[] = [];
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', ['cat-file', '--batch', '--buffer'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const errors: Buffer[] = [];
     let failure: LoreError | undefined;
     // Parser state: a header being read, or `left` bytes of the current blob, then its newline.
@@ -124,7 +125,14 @@ export function readBlobsCapped(where: Where, ids: readonly string[], maxBytes =
       resolve(result);
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(`${unique.join('\n')}\n`);
+    Promise.resolve(ids).then((list) => {
+      unique = [...new Set(list)];
+      child.stdin.end(unique.length === 0 ? '' : `${unique.join('\n')}\n`);
+    }, (error: unknown) => {
+      failure = error instanceof LoreError ? error : new LoreError('GIT', `could not list the objects to read: ${(error as Error).message}`, { cause: error });
+      child.stdin.end();
+      child.kill();
+    });
   });
 }
 

@@ -46,17 +46,21 @@ async function emptyTree(options: GitOptions): Promise<string> {
 
 /** Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and their blobs. */
 export async function readStaged(options: GitOptions): Promise<StagedRead> {
-  let raw: string;
-  try {
-    raw = await git(stagedArgs('HEAD'), options);
-  } catch (error) {
-    // Only an unborn HEAD falls back; any other failure stops the guard.
-    if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
-    raw = await git(stagedArgs(await emptyTree(options)), options);
-  }
-  const changes = parseRawDiff(raw).filter(scannable);
-  const ids = changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined));
-  return { changes, read: await readBlobsCapped(options, ids, MAX_SCAN_BYTES) };
+  const listed = (async (): Promise<RawChange[]> => {
+    let raw: string;
+    try {
+      raw = await git(stagedArgs('HEAD'), options);
+    } catch (error) {
+      // Only an unborn HEAD falls back; any other failure stops the guard.
+      if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
+      raw = await git(stagedArgs(await emptyTree(options)), options);
+    }
+    return parseRawDiff(raw).filter(scannable);
+  })();
+  // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
+  const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
+  const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES)]);
+  return { changes, read };
 }
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {

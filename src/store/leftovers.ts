@@ -13,6 +13,11 @@ import { JOURNAL, WRITE_LOCK } from './transaction.js';
 /** Lines the store's .gitignore holds: the cache, and whatever a crash can leave behind. */
 export const STORE_IGNORES = ['.cache/', '*.tmp', '*.stale', WRITE_LOCK, '*.ndjson.lock', JOURNAL];
 
+/** Whether a file name is one lore makes for a moment (temp, lock, journal): never "unknown", reported as a leftover when its owner is gone. */
+export function isTransient(name: string): boolean {
+  return name === WRITE_LOCK || name === JOURNAL || name.endsWith('.tmp') || name.endsWith('.stale') || name.endsWith('.ndjson.lock');
+}
+
 /** The lines of `lines` that `text` (a .gitignore, .gitattributes) does not hold. */
 export function missingLines(text: string | undefined, lines: readonly string[]): string[] {
   const present = new Set((text ?? '').split(/\r?\n/).map((l) => l.trim()));

@@ -8,6 +8,7 @@ import { readLog } from '../log/ndjson.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
 import { diagnose } from './doctor.js';
+import { isTransient } from './leftovers.js';
 import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
@@ -99,7 +100,7 @@ async function unknownFiles(root: string): Promise<Problem[]> {
     problems.push({ severity: 'warning', file: displayPath(root, path), message });
   };
   for (const name of await listDir(dir)) {
-    if (!KNOWN_TOP_LEVEL.has(name)) warn(join(dir, name), 'is not part of the .knowledge/ format and is ignored');
+    if (!KNOWN_TOP_LEVEL.has(name) && !isTransient(name)) warn(join(dir, name), 'is not part of the .knowledge/ format and is ignored');
   }
   const recordDirs = new Set(RECORD_KINDS.map((kind) => KINDS[kind].dir));
   for (const parent of ['knowledge', 'graph']) {

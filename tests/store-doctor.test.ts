@@ -1,0 +1,81 @@
+// What a killed process leaves behind: an interrupted operation is completed or undone by the next
+// command that opens the store; temp and lock files of dead processes are reported by lore validate
+// and removed by lore doctor --fix, never those of a live process.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { lore } from './helpers/cli.js';
+import { entry, entryFiles } from './helpers/knowledge.js';
+import { tempStore } from './helpers/temp.js';
+
+const CONFIG = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', '.knowledge/.gitignore': '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n' };
+
+/** The pid of a process that has exited (so it belongs to nobody now). */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid!;
+}
+
+describe('crash leftovers', () => {
+  it('are listed by lore doctor and lore validate, and removed by lore doctor --fix, except what a live process owns', async (t) => {
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'pro-x', type: 'prohibition' })]) });
+    const dead = deadPid();
+    const k = (path: string): string => join(root, '.knowledge', path);
+    mkdirSync(k('log'));
+    writeFileSync(k(`knowledge/prohibitions/.pro-x.yaml.${dead}.0a1b2c3d.tmp`), 'half a record');
+    writeFileSync(k(`knowledge/prohibitions/.pro-y.yaml.${process.pid}.0a1b2c3d.tmp`), 'a write under way');
+    writeFileSync(k('log/applications.ndjson.lock'), JSON.stringify({ pid: dead, host: 'h', nonce: 'n', time: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(k('.write.lock.0a1b2c3d4e5f.stale'), '{}');
+    const expected = [
+      `.knowledge/.write.lock.0a1b2c3d4e5f.stale: left over from a crash: a lock moved aside while it was being broken`,
+      `.knowledge/knowledge/prohibitions/.pro-x.yaml.${dead}.0a1b2c3d.tmp: left over from a crash: a temp file of a write by process ${dead}, which is gone`,
+      `.knowledge/log/applications.ndjson.lock: left over from a crash: a lock held by process ${dead}, which is gone`,
+    ];
+    assert.deepEqual(await lore(['doctor'], { cwd: root }), { code: 1, stdout: `${expected.join('\n')}\nlore doctor --fix deals with them\n`, stderr: '' });
+    const validate = await lore(['validate'], { cwd: root });
+    assert.equal(validate.code, 0);
+    assert.equal(validate.stdout, `${expected.map((line) => line.replace(': left over', ': warning: left over').concat(' (lore doctor --fix)')).join('\n')}\nchecked 1 record file and 0 logs: 0 errors, 3 warnings\n`);
+    const fix = await lore(['doctor', '--fix'], { cwd: root });
+    assert.deepEqual(fix, { code: 0, stdout: `${expected.map((line) => line.replace(': left over from a crash: ', ': removed: ')).join('\n')}\n`, stderr: '' });
+    assert.equal(existsSync(k(`knowledge/prohibitions/.pro-y.yaml.${process.pid}.0a1b2c3d.tmp`)), true, 'a live process\'s temp file was removed');
+    assert.deepEqual(await lore(['doctor'], { cwd: root }), { code: 0, stdout: 'nothing to fix: no crash leftovers, .gitignore complete\n', stderr: '' });
+  });
+
+  it('completes an operation whose journal was committed, when the next command opens the store, and says so', async (t) => {
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([[entry({ id: 'learn-x', type: 'learning' }), 'pending']]) });
+    const k = (path: string): string => join(root, '.knowledge', path);
+    // A crash after the commit point of `lore approve`: the learning is staged, the pending file not yet gone.
+    // (Both folders are two levels deep, so the pending file's text is the learning's too.)
+    const learning = readFileSync(k('knowledge/pending/learn-x.yaml'), 'utf8');
+    mkdirSync(k('knowledge/learnings'));
+    writeFileSync(k('knowledge/learnings/.learn-x.yaml.abc123.txn.tmp'), learning);
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
+    const list = await lore(['list', 'entries'], { cwd: root });
+    assert.equal(list.code, 0);
+    assert.equal(list.stderr, 'lore: completed an interrupted lore approve of process 4242 (2 files) before going on\n');
+    assert.deepEqual([existsSync(k('knowledge/learnings/learn-x.yaml')), existsSync(k('knowledge/pending/learn-x.yaml')), existsSync(k('.journal.json'))], [true, false, false]);
+    assert.equal(readFileSync(k('knowledge/learnings/learn-x.yaml'), 'utf8'), learning);
+  });
+
+  it('undoes an operation that crashed while staging, removing what it staged', async (t) => {
+    const root = tempStore(t, CONFIG);
+    const k = (path: string): string => join(root, '.knowledge', path);
+    mkdirSync(k('graph/entities'), { recursive: true });
+    writeFileSync(k('graph/entities/.api.yaml.abc123.txn.tmp'), 'name: api\ntype: service\n');
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore graph update', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'prepare', writes: [{ path: 'graph/entities/api.yaml', staged: 'graph/entities/.api.yaml.abc123.txn.tmp' }, { path: 'graph/entities/db.yaml', staged: 'graph/entities/.db.yaml.abc123.txn.tmp' }], deletes: [], appends: [] }));
+    const validate = await lore(['validate'], { cwd: root });
+    assert.deepEqual(validate, { code: 0, stdout: 'checked 0 record files and 0 logs: 0 errors, 0 warnings\n', stderr: 'lore: undone an interrupted lore graph update of process 4242 (2 files) before going on\n' });
+    assert.deepEqual([existsSync(k('graph/entities/.api.yaml.abc123.txn.tmp')), existsSync(k('graph/entities/api.yaml')), existsSync(k('.journal.json'))], [false, false, false]);
+  });
+
+  it('refuses a journal that names a path outside .knowledge/', async (t) => {
+    const root = tempStore(t, CONFIG);
+    writeFileSync(join(root, 'victim.txt'), 'keep me');
+    writeFileSync(join(root, '.knowledge/.journal.json'), JSON.stringify({ version: 1, id: 'x', operation: 'lore import', pid: 1, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [], deletes: ['../victim.txt'], appends: [] }));
+    const result = await lore(['list'], { cwd: root });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, 'error: the journal .journal.json names "../victim.txt", which is not inside .knowledge/\nhint: delete .knowledge/.journal.json if no lore process is running\n');
+    assert.equal(readFileSync(join(root, 'victim.txt'), 'utf8'), 'keep me');
+  });
+});
