@@ -6,6 +6,7 @@ import { LoreError, UsageError, ValidationError, type Problem } from '../errors.
 import { replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
 import { withWriteLock, writeStore } from '../store/transaction.js';
 import { putRecord, removeRecord, writeRecord } from '../store/write.js';
@@ -20,14 +21,10 @@ export function rejectionsLog(root: string): string {
   return join(knowledgeDir(root), LOGS.rejections);
 }
 
-function validRejection(value: unknown): string | undefined {
-  return validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection';
-}
-
 /** The rejections on record, latest per learning id. */
 export async function loadRejections(root: string): Promise<{ rejections: RejectionEvent[]; problems: Problem[] }> {
   const file = rejectionsLog(root);
-  const replay = await replayLog<RejectionEvent>(file, { displayPath: displayPath(root, file), validate: validRejection });
+  const replay = await replayLog<RejectionEvent>(file, { displayPath: displayPath(root, file), validate: logKind(LOGS.rejections)!.lineProblem });
   return { rejections: [...replay.records.values()].map((line) => line.value), problems: replay.problems };
 }
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { appendRecords, replayLog } from '../log/ndjson.js';
-import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
 import { APPLIED_KINDS, findEntry, resolveActor, timestamp } from './entries.js';
@@ -28,17 +28,12 @@ export function applicationsLog(root: string): string {
   return join(knowledgeDir(root), LOGS.applications);
 }
 
-/** Why a line is not an application event, or undefined when it is. */
-export function validApplication(value: unknown): string | undefined {
-  return validateAgainst('application-event', value).length === 0 ? undefined : 'is not a valid application event';
-}
-
 /** Aggregates the applications log: latest line per event id (so a union merge never double counts). */
 export async function loadUsageStats(root: string): Promise<{ stats: Map<string, UsageStats>; problems: Problem[] }> {
   const file = applicationsLog(root);
   const replay = await replayLog<ApplicationEvent>(file, {
     displayPath: displayPath(root, file),
-    validate: validApplication,
+    validate: logKind(LOGS.applications)!.lineProblem,
   });
   const stats = new Map<string, UsageStats>();
   for (const { value } of replay.records.values()) {
