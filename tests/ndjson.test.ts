@@ -143,6 +143,17 @@ describe('the NDJSON engine', () => {
     });
   });
 
+  it('never breaks the lock of a live holder however old it is, and breaks one whose pid now belongs to another process', async (t) => {
+    const file = join(tempDir(t), 'locked.ndjson');
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'old-but-alive', time: hourAgo }));
+    await assert.rejects(appendRecords(file, [{ id: 'a', timestamp: '2026-01-01T00:00:00Z' }], { timeoutMs: 300 }), { code: 'LOCK_TIMEOUT' });
+    // The same pid, but a start time that is not this process's: the holder died and its pid was reused.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'reused', time: hourAgo, started: '1' }));
+    await appendRecords(file, [{ id: 'a', timestamp: '2026-01-01T00:00:00Z' }], { timeoutMs: 2000 });
+    assert.equal(readFileSync(file, 'utf8'), '{"id":"a","timestamp":"2026-01-01T00:00:00Z"}\n');
+  });
+
   it('runs a read-modify-append as one locked step', async (t) => {
     const file = join(tempDir(t), 'rma.ndjson');
     await appendRecords(file, [{ id: 'counter', timestamp: '2026-01-01T00:00:00.000Z', n: 0 }]);
