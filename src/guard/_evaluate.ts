@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { gitTopLevel } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
-import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import { GitRecordCache, readGitRecordsAt, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable, priorityRank } from '../knowledge/applicable.js';
@@ -131,7 +131,7 @@ export async function repoRoot(where: Where): Promise<string> {
  */
 export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
+  const [[committed, change], git] = await Promise.all([readGitRecordsAt(where, cache, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
   failOnProblems(committed.problems);
   return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error') };
 }
