@@ -218,6 +218,16 @@ describe('the commit guard, against attempts to hide a change', () => {
     assert.deepEqual(summary(json.outcome.active), [['pro-env', '.env', undefined], ['pro-aws-key', 'config.txt', 1]]);
   });
 
+  it("keeps the committed project's prohibitions when the change renames the project in config.yaml", async (t) => {
+    const { repo, env } = await setup(t, { [prohibitionPath('pro-demo-token')]: prohibition('pro-demo-token', { scope: 'project', projectId: 'demo', content: ['DEMO_TOKEN_[0-9]{6}'] }) });
+    writeFiles(repo, { '.knowledge/config.yaml': 'version: 1\nproject: elsewhere\n', 'app.env.txt': 'DEMO_TOKEN_123456\n' });
+    gitSync(repo, ['add', '-A']);
+    await refusedThenForced(repo, env);
+    const { code, json } = await rangeFindings(repo);
+    assert.equal(code, 1);
+    assert.deepEqual(summary(json.outcome.active), [['pro-demo-token', 'app.env.txt', 1]]);
+  });
+
   it('says a file is too large to scan instead of passing it', async (t) => {
     const { repo } = await setup(t);
     writeFileSync(join(repo, 'huge.bin'), Buffer.alloc(64 * 1024 * 1024 + 1, 0x61));

@@ -83,12 +83,15 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
   const role = await resolveRole(where, input.git, project);
-  const ctx = { now, projectId: project, agentType: role?.role };
+  // The project named on either side: a change that renames the project in config.yaml must not
+  // leave the committed project's prohibitions (or role additions) behind.
+  const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
-  const applied = all.filter((v) => isApplicable(v.entry, ctx));
+  const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
   const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
   if (role !== undefined) {
-    const rules = roleRules(role.role, project, [...input.committed.records, ...input.change.records]);
+    const records = [...input.committed.records, ...input.change.records];
+    const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
   await input.cache.save();
