@@ -1,7 +1,7 @@
 // A repository is untrusted input: a symlink inside `.knowledge/` may point anywhere. lore never
 // reads or writes through one, and says which path it is.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore } from './helpers/cli.js';
@@ -65,6 +65,27 @@ describe('symlinks inside .knowledge/', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: \.knowledge\/turns\/shop is a symbolic link/);
     assert.deepEqual(readdirSync(dir), ['secret.yaml']);
+  });
+
+  it('keeps the turn index out of a symlinked .knowledge/.cache: the turn is recorded, nothing is written outside', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, CONFIG);
+    symlinkSync(dir, join(root, '.knowledge/.cache'));
+    const turn = (n: number): string[] => ['turn', 'record', '--feature', 'F-1', '--task', 'T-1', '--turn', String(n), '--player-decision', 'p', '--coach-decision', 'revise', '--progress', 's'];
+    for (const n of [1, 2]) assert.equal((await lore(turn(n), { cwd: root })).code, 0);
+    assert.deepEqual(readdirSync(dir), ['secret.yaml']);
+    assert.equal(readFileSync(join(root, '.knowledge/turns/shop/F-1.ndjson'), 'utf8').split('\n').filter(Boolean).length, 2);
+  });
+
+  it('refuses a log folder that is a symlink to nowhere yet, creating nothing where it points', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-ok' })]) });
+    const target = join(dir, 'made', 'by', 'lore');
+    symlinkSync(target, join(root, '.knowledge/log'));
+    const result = await lore(['applied', 'rec-ok', '--task', 'T-1'], { cwd: root });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, `error: .knowledge/log is a symbolic link (it points to ${target}): lore never follows symlinks inside .knowledge/\nhint: replace it with the real file or folder\n`);
+    assert.equal(existsSync(join(dir, 'made')), false);
   });
 
   it('refuses a .knowledge that is itself a symlink instead of opening it as the store', async (t) => {
