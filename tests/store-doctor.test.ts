@@ -58,6 +58,16 @@ describe('crash leftovers', () => {
     assert.equal(readFileSync(k('knowledge/learnings/learn-x.yaml'), 'utf8'), learning);
   });
 
+  it('says what lore doctor completed while opening the store, without asking for --fix', async (t) => {
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([[entry({ id: 'learn-x', type: 'learning' }), 'pending']]) });
+    const k = (path: string): string => join(root, '.knowledge', path);
+    mkdirSync(k('knowledge/learnings'));
+    writeFileSync(k('knowledge/learnings/.learn-x.yaml.abc123.txn.tmp'), readFileSync(k('knowledge/pending/learn-x.yaml'), 'utf8'));
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
+    const result = await lore(['doctor'], { cwd: root });
+    assert.deepEqual([result.code, result.stdout], [0, 'completed an interrupted lore approve of process 4242 (2 files)\n']);
+  });
+
   it('undoes an operation that crashed while staging, removing what it staged', async (t) => {
     const root = tempStore(t, CONFIG);
     const k = (path: string): string => join(root, '.knowledge', path);
