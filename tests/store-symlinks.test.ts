@@ -1,7 +1,7 @@
 // A repository is untrusted input: a symlink inside `.knowledge/` may point anywhere. lore never
 // reads or writes through one, and says which path it is.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore } from './helpers/cli.js';
@@ -75,6 +75,24 @@ describe('symlinks inside .knowledge/', () => {
     for (const n of [1, 2]) assert.equal((await lore(turn(n), { cwd: root })).code, 0);
     assert.deepEqual(readdirSync(dir), ['secret.yaml']);
     assert.equal(readFileSync(join(root, '.knowledge/turns/shop/F-1.ndjson'), 'utf8').split('\n').filter(Boolean).length, 2);
+  });
+
+  it('never reads the record cache through a symlinked .knowledge/.cache', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-ok' })]) });
+    assert.equal((await lore(['list'], { cwd: root })).code, 0);
+    // The cache this store made, moved outside, changed to say something else, and linked back.
+    const cache = join(dir, 'cache');
+    renameSync(join(root, '.knowledge/.cache'), cache);
+    for (const name of readdirSync(cache).filter((n) => n.startsWith('records-'))) {
+      const snapshot = JSON.parse(readFileSync(join(cache, name), 'utf8')) as { files: Record<string, { record?: { value: { title: string } } }> };
+      for (const file of Object.values(snapshot.files)) if (file.record !== undefined) file.record.value.title = TOKEN;
+      writeFileSync(join(cache, name), JSON.stringify(snapshot));
+    }
+    symlinkSync(cache, join(root, '.knowledge/.cache'));
+    const list = await lore(['list', '--json'], { cwd: root });
+    assert.equal(list.code, 0);
+    assert.ok(list.stdout.includes('Title of rec-ok') && !list.stdout.includes(TOKEN), list.stdout);
   });
 
   it('refuses a log folder that is a symlink to nowhere yet, creating nothing where it points', async (t) => {

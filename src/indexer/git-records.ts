@@ -1,11 +1,10 @@
 // Records as git holds them — at a ref, or in the index (what a commit will contain) — parsed once
 // per blob id and cached in `.knowledge/.cache/git-records.json`. The commit guard reads the store
 // this way, so a warm hook loads neither the YAML parser nor the schema validator.
-import { closeSync, openSync, readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { assertNoSymlinkedDirs, READ_NOFOLLOW } from '../fs/no-follow.js';
+import { readTextIfExistsSync } from '../fs/read-text.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
@@ -52,15 +51,7 @@ export class GitRecordCache {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'git-records.json');
     try {
       // Never through a symlink: one could point at a file that decides what the guard reads.
-      assertNoSymlinkedDirs(this.path);
-      const fd = openSync(this.path, READ_NOFOLLOW);
-      let text: string;
-      try {
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
-      const saved = JSON.parse(text) as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
+      const saved = JSON.parse(readTextIfExistsSync(this.path) ?? '') as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
       if (saved.key === cacheKey()) {
         this.entries = saved.entries;
         this.derived = saved.derived ?? {};
