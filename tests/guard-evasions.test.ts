@@ -2,7 +2,7 @@
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, it } from 'node:test';
@@ -173,6 +173,59 @@ describe('the commit guard, against attempts to hide a change', () => {
     const { code, json } = await loreJson<Report>(['check', '--range', 'main...feature'], { cwd: join(repo, 'sub', 'dir'), env });
     assert.equal(code, 1);
     assert.deepEqual(summary(json.outcome.active), [['pro-env', 'sub/.env', undefined], ['pro-aws-key', 'sub/dir/é.txt', 1]]);
+  });
+
+  /** The guard's parse cache, rewritten to say the key rule has no record and its literal is one no line holds. */
+  function poisonCache(repo: string): void {
+    const path = join(repo, '.knowledge/.cache/git-records.json');
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, unknown>; derived: Record<string, unknown> };
+    for (const key of Object.keys(cache.entries)) if (key.startsWith('prohibition:pro-env.yaml:')) cache.entries[key] = { problems: [] };
+    cache.derived['literal:AKIA[0-9A-Z]{16}'] = { text: 'never-in-any-line', ignoreCase: false };
+    writeFileSync(path, JSON.stringify(cache));
+  }
+
+  it('does not take its parse cache from the repository: a committed one hides no rule and is refused', async (t) => {
+    const { repo, env } = await setup(t);
+    await lore(['check'], { cwd: repo, env });
+    poisonCache(repo);
+    writeFiles(repo, { 'config.txt': `key ${AWS_KEY}\n`, '.env': 'A=1\n' });
+    gitSync(repo, ['add', '-A']);
+    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json']);
+    const commit = await refusedThenForced(repo, env, 'a cache that came with the change');
+    // CI checks out the branch, cache and all.
+    const { code, json } = await loreJson<Report & { invalid: Array<{ file: string; message: string }> }>(['check', '--range', 'main...feature'], { cwd: repo });
+    assert.equal(code, 1);
+    assert.deepEqual(summary(json.outcome.active), [['pro-env', '.env', undefined], ['pro-aws-key', 'config.txt', 1]]);
+    assert.deepEqual(json.invalid.map((p) => [p.file, p.message]), [[`${commit.slice(0, 12)}:.knowledge/.cache/git-records.json`, "is lore's local cache (.knowledge/.cache/), which each clone rebuilds and git must not track: a committed one would decide what the commit guard reads (git rm --cached -r -- .knowledge/.cache)"]]);
+  });
+
+  it('does not use a parse cache that git already tracks, in the hook and in CI', async (t) => {
+    const repo = guardRepo(t, RULES);
+    const env = envWithLore(t);
+    await lore(['check'], { cwd: repo, env });
+    poisonCache(repo);
+    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json']);
+    gitSync(repo, ['commit', '-q', '--no-verify', '-m', 'the cache, tracked']);
+    await lore(['hook', 'install'], { cwd: repo, env });
+    gitSync(repo, ['checkout', '-q', '-b', 'feature']);
+    poisonCache(repo);
+    writeFiles(repo, { 'config.txt': `key ${AWS_KEY}\n`, '.env': 'A=1\n' });
+    gitSync(repo, ['add', 'config.txt', '.env']);
+    await refusedThenForced(repo, env);
+    poisonCache(repo);
+    const { code, json } = await rangeFindings(repo);
+    assert.equal(code, 1);
+    assert.deepEqual(summary(json.outcome.active), [['pro-env', '.env', undefined], ['pro-aws-key', 'config.txt', 1]]);
+  });
+
+  it("keeps the committed project's prohibitions when the change renames the project in config.yaml", async (t) => {
+    const { repo, env } = await setup(t, { [prohibitionPath('pro-demo-token')]: prohibition('pro-demo-token', { scope: 'project', projectId: 'demo', content: ['DEMO_TOKEN_[0-9]{6}'] }) });
+    writeFiles(repo, { '.knowledge/config.yaml': 'version: 1\nproject: elsewhere\n', 'app.env.txt': 'DEMO_TOKEN_123456\n' });
+    gitSync(repo, ['add', '-A']);
+    await refusedThenForced(repo, env);
+    const { code, json } = await rangeFindings(repo);
+    assert.equal(code, 1);
+    assert.deepEqual(summary(json.outcome.active), [['pro-demo-token', 'app.env.txt', 1]]);
   });
 
   it('says a file is too large to scan instead of passing it', async (t) => {

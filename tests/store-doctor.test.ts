@@ -3,12 +3,12 @@
 // and removed by lore doctor --fix, never those of a live process.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
-import { tempStore } from './helpers/temp.js';
+import { tempDir, tempStore } from './helpers/temp.js';
 
 const CONFIG = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', '.knowledge/.gitignore': '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n' };
 
@@ -58,6 +58,16 @@ describe('crash leftovers', () => {
     assert.equal(readFileSync(k('knowledge/learnings/learn-x.yaml'), 'utf8'), learning);
   });
 
+  it('says what lore doctor completed while opening the store, without asking for --fix', async (t) => {
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([[entry({ id: 'learn-x', type: 'learning' }), 'pending']]) });
+    const k = (path: string): string => join(root, '.knowledge', path);
+    mkdirSync(k('knowledge/learnings'));
+    writeFileSync(k('knowledge/learnings/.learn-x.yaml.abc123.txn.tmp'), readFileSync(k('knowledge/pending/learn-x.yaml'), 'utf8'));
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
+    const result = await lore(['doctor'], { cwd: root });
+    assert.deepEqual([result.code, result.stdout], [0, 'completed an interrupted lore approve of process 4242 (2 files)\n']);
+  });
+
   it('undoes an operation that crashed while staging, removing what it staged', async (t) => {
     const root = tempStore(t, CONFIG);
     const k = (path: string): string => join(root, '.knowledge', path);
@@ -67,6 +77,37 @@ describe('crash leftovers', () => {
     const validate = await lore(['validate'], { cwd: root });
     assert.deepEqual(validate, { code: 0, stdout: 'checked 0 record files and 0 logs: 0 errors, 0 warnings\n', stderr: 'lore: undone an interrupted lore graph update of process 4242 (2 files) before going on\n' });
     assert.deepEqual([existsSync(k('graph/entities/.api.yaml.abc123.txn.tmp')), existsSync(k('graph/entities/api.yaml')), existsSync(k('.journal.json'))], [false, false, false]);
+  });
+
+  it('refuses a journal that stages anything but a file lore stages: nothing moves, through a symlink or not', async (t) => {
+    const outside = tempDir(t, 'lore-outside-');
+    writeFileSync(join(outside, 'id_rsa'), 'a key outside the repository');
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'pro-x', type: 'prohibition' })]) });
+    const k = (path: string): string => join(root, '.knowledge', path);
+    symlinkSync(outside, k('evil'));
+    const journal = (writes: object[], appends: object[] = []): string => JSON.stringify({ version: 1, id: 'abc123', operation: 'lore import', pid: 1, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes, deletes: [], appends });
+    // A cloned repository's journal "stages" a file a symlinked folder leads to, or another record.
+    writeFileSync(k('.journal.json'), journal([{ path: 'knowledge/prohibitions/stolen.yaml', staged: 'evil/id_rsa' }]));
+    const moved = await lore(['list'], { cwd: root });
+    assert.deepEqual(moved, { code: 2, stdout: '', stderr: 'error: the journal .journal.json stages "evil/id_rsa" for "knowledge/prohibitions/stolen.yaml", which is not a file lore stages\nhint: delete .knowledge/.journal.json if no lore process is running\n' });
+    assert.equal(readFileSync(join(outside, 'id_rsa'), 'utf8'), 'a key outside the repository');
+    assert.equal(existsSync(k('knowledge/prohibitions/stolen.yaml')), false);
+    writeFileSync(k('.journal.json'), journal([{ path: 'knowledge/prohibitions/pro-y.yaml', staged: 'knowledge/prohibitions/pro-x.yaml' }]));
+    assert.equal((await lore(['list'], { cwd: root })).code, 2);
+    assert.equal(existsSync(k('knowledge/prohibitions/pro-x.yaml')), true);
+    // Named as lore names it, but a symlink to the file outside: not renamed into the store.
+    symlinkSync(join(outside, 'id_rsa'), k('knowledge/prohibitions/.stolen.yaml.abc123.txn.tmp'));
+    writeFileSync(k('.journal.json'), journal([{ path: 'knowledge/prohibitions/stolen.yaml', staged: 'knowledge/prohibitions/.stolen.yaml.abc123.txn.tmp' }]));
+    const link = await lore(['list'], { cwd: root });
+    assert.equal(link.code, 2);
+    assert.equal(link.stderr, 'error: the journal .journal.json stages .knowledge/knowledge/prohibitions/.stolen.yaml.abc123.txn.tmp, which is not a regular file\nhint: delete .knowledge/.journal.json if no lore process is running\n');
+    assert.equal(existsSync(k('knowledge/prohibitions/stolen.yaml')), false);
+    // An append to a file that is not one of the store's logs (a record, config.yaml) is refused too.
+    writeFileSync(k('.journal.json'), journal([], [{ log: 'config.yaml', records: [{ id: 'x', timestamp: '2026-01-01T00:00:00.000Z' }] }]));
+    const append = await lore(['list'], { cwd: root });
+    assert.equal(append.code, 2);
+    assert.equal(append.stderr, "error: the journal .journal.json appends to .knowledge/config.yaml, which is not one of the store's logs\nhint: delete .knowledge/.journal.json if no lore process is running\n");
+    assert.equal(readFileSync(k('config.yaml'), 'utf8'), CONFIG['.knowledge/config.yaml']);
   });
 
   it('refuses a journal that names a path outside .knowledge/', async (t) => {

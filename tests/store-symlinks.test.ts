@@ -1,7 +1,7 @@
 // A repository is untrusted input: a symlink inside `.knowledge/` may point anywhere. lore never
 // reads or writes through one, and says which path it is.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore } from './helpers/cli.js';
@@ -65,6 +65,45 @@ describe('symlinks inside .knowledge/', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: \.knowledge\/turns\/shop is a symbolic link/);
     assert.deepEqual(readdirSync(dir), ['secret.yaml']);
+  });
+
+  it('keeps the turn index out of a symlinked .knowledge/.cache: the turn is recorded, nothing is written outside', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, CONFIG);
+    symlinkSync(dir, join(root, '.knowledge/.cache'));
+    const turn = (n: number): string[] => ['turn', 'record', '--feature', 'F-1', '--task', 'T-1', '--turn', String(n), '--player-decision', 'p', '--coach-decision', 'revise', '--progress', 's'];
+    for (const n of [1, 2]) assert.equal((await lore(turn(n), { cwd: root })).code, 0);
+    assert.deepEqual(readdirSync(dir), ['secret.yaml']);
+    assert.equal(readFileSync(join(root, '.knowledge/turns/shop/F-1.ndjson'), 'utf8').split('\n').filter(Boolean).length, 2);
+  });
+
+  it('never reads the record cache through a symlinked .knowledge/.cache', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-ok' })]) });
+    assert.equal((await lore(['list'], { cwd: root })).code, 0);
+    // The cache this store made, moved outside, changed to say something else, and linked back.
+    const cache = join(dir, 'cache');
+    renameSync(join(root, '.knowledge/.cache'), cache);
+    for (const name of readdirSync(cache).filter((n) => n.startsWith('records-'))) {
+      const snapshot = JSON.parse(readFileSync(join(cache, name), 'utf8')) as { files: Record<string, { record?: { value: { title: string } } }> };
+      for (const file of Object.values(snapshot.files)) if (file.record !== undefined) file.record.value.title = TOKEN;
+      writeFileSync(join(cache, name), JSON.stringify(snapshot));
+    }
+    symlinkSync(cache, join(root, '.knowledge/.cache'));
+    const list = await lore(['list', '--json'], { cwd: root });
+    assert.equal(list.code, 0);
+    assert.ok(list.stdout.includes('Title of rec-ok') && !list.stdout.includes(TOKEN), list.stdout);
+  });
+
+  it('refuses a log folder that is a symlink to nowhere yet, creating nothing where it points', async (t) => {
+    const { dir } = outside(t);
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-ok' })]) });
+    const target = join(dir, 'made', 'by', 'lore');
+    symlinkSync(target, join(root, '.knowledge/log'));
+    const result = await lore(['applied', 'rec-ok', '--task', 'T-1'], { cwd: root });
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, `error: .knowledge/log is a symbolic link (it points to ${target}): lore never follows symlinks inside .knowledge/\nhint: replace it with the real file or folder\n`);
+    assert.equal(existsSync(join(dir, 'made')), false);
   });
 
   it('refuses a .knowledge that is itself a symlink instead of opening it as the store', async (t) => {

@@ -78,6 +78,18 @@ describe('turn log reliability', () => {
     assert.deepEqual([third.json.turn?.progress_summary, third.json.turn?.timestamp], ['third', '2099-01-01T00:00:00.002Z']);
   });
 
+  it('refuses to record a turn again when its latest version carries the last time a log can hold, instead of writing a line no reader accepts', async (t) => {
+    const end = turn('F', 'T', 1, 0, { timestamp: '9999-12-31T23:59:59.999Z', progress_summary: 'valid until forever' });
+    const { root } = await seededStore(t, { [LOG]: ndjson([end]) });
+    const before = readFileSync(join(root, LOG), 'utf8');
+    const again = await lore([...RECORD, '--turn', '1', '--progress', 'recorded again'], { cwd: root });
+    assert.deepEqual(again, {
+      code: 1, stdout: '',
+      stderr: "error: cannot write a new version of TURN-F-T-T1: its latest version is stamped 9999-12-31T23:59:59.999Z, the last time a log line can carry, so no later version can replace it; nothing was written\nhint: correct that line's time by hand (lore validate lists the log), then write again\n",
+    });
+    assert.equal(readFileSync(join(root, LOG), 'utf8'), before);
+  });
+
   it('keeps every turn recorded by 8 processes × 50 on one feature', async (t) => {
     const { root } = await seededStore(t);
     const acked = (await Promise.all(Array.from({ length: 8 }, (_, w) => runWorker([root, 'demo', 'F', String(w), '50'])))).flat();

@@ -1,4 +1,5 @@
 // Reading a text file that may not exist.
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
 import { assertNoSymlinkedDirs, inStore, READ_NOFOLLOW, rethrowSymlink } from './no-follow.js';
@@ -11,5 +12,22 @@ export async function readTextIfExists(path: string): Promise<string | undefined
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return undefined;
     return rethrowSymlink(error, path);
+  }
+}
+
+/** readTextIfExists, synchronously (a cache read while a command starts). */
+export function readTextIfExistsSync(path: string): string | undefined {
+  assertNoSymlinkedDirs(path);
+  let fd: number;
+  try {
+    fd = openSync(path, inStore(path) ? READ_NOFOLLOW : 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    return rethrowSymlink(error, path);
+  }
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }

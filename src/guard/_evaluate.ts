@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { gitTopLevel } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
-import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import { GitRecordCache, readGitRecordsAt, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable, priorityRank } from '../knowledge/applicable.js';
@@ -83,12 +83,15 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
   const role = await resolveRole(where, input.git, project);
-  const ctx = { now, projectId: project, agentType: role?.role };
+  // The project named on either side: a change that renames the project in config.yaml must not
+  // leave the committed project's prohibitions (or role additions) behind.
+  const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
-  const applied = all.filter((v) => isApplicable(v.entry, ctx));
+  const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
   const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
   if (role !== undefined) {
-    const rules = roleRules(role.role, project, [...input.committed.records, ...input.change.records]);
+    const records = [...input.committed.records, ...input.change.records];
+    const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
   await input.cache.save();
@@ -131,7 +134,7 @@ export async function repoRoot(where: Where): Promise<string> {
  */
 export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
+  const [[committed, change], git] = await Promise.all([readGitRecordsAt(where, cache, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
   failOnProblems(committed.problems);
   return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error') };
 }

@@ -4,7 +4,7 @@ import { LoreError } from '../errors.js';
 import { KNOWLEDGE_DIR } from '../store/layout.js';
 import { listTree } from '../git/objects.js';
 import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
-import { changedLogs, changedRecords, knowledgeProblems } from './knowledge-files.js';
+import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } from './knowledge-files.js';
 import { rangeChangeSets } from './changes.js';
 import { resolveRange } from './range.js';
 
@@ -23,7 +23,8 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
   const touched = [...new Set(changes.flatMap((c) => changedRecords(c.files).map((f) => f.path)))];
   const atHead = touched.length === 0 ? [] : await listTree(where, head, touched);
   const logs = changes.flatMap((c) => changedLogs(c.files).map((file) => ({ file, commit: c.commit! })));
-  const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, atHead, logs))]);
+  const local = (await Promise.all(changes.map((c) => localFileProblems(c.files, c.commit)))).flat();
+  const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, atHead, logs)), ...local]);
   // An allowlist record applies from the commit after the one that last changed it.
   const order = new Map(changes.map((c, i) => [c.commit!, i]));
   const lastTouched = new Map<string, number>();

@@ -4,7 +4,7 @@ import type { ChangedFile } from './added-lines.js';
 import { stagedFiles } from './changes.js';
 import { stagedRead } from './staged-change.js';
 import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
-import { changedLogs, changedRecords, knowledgeProblems } from './knowledge-files.js';
+import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } from './knowledge-files.js';
 
 /** Checks the staged change exactly as git will commit it (GIT_INDEX_FILE is respected). */
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
@@ -15,7 +15,7 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
     readBothSides(where, { ref: 'HEAD' }, { index: true }),
   ]);
   const files = stagedFiles(staged);
-  const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, changedRecords(files), changedLogs(files).map((file) => ({ file }))))]);
+  const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, changedRecords(files), changedLogs(files).map((file) => ({ file })))), ...(await localFileProblems(files))]);
   const result = await evaluate(where, options, {
     committed, change, cache, git: context, changes: [{ files }], invalid,
     allowsFor: () => allowsOf(committed.records),

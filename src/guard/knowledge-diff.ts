@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.js';
 import { git } from '../git/exec.js';
-import { GitRecordCache, readGitRecords } from '../indexer/git-records.js';
+import { GitRecordCache, readGitRecordsAt } from '../indexer/git-records.js';
 import { KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { LoreConfig } from '../types.js';
@@ -138,7 +138,7 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
   const where = { cwd: root, env: options.env };
   const { mergeBase: base, head } = await resolveRange(where, options.spec);
   const cache = new GitRecordCache(root);
-  const [before, after] = await Promise.all([readGitRecords(where, cache, { ref: base }, RECORD_KINDS), readGitRecords(where, cache, { ref: head }, RECORD_KINDS)]);
+  const [before, after] = await readGitRecordsAt(where, cache, [{ ref: base }, { ref: head }], RECORD_KINDS);
   await cache.save();
   const key = (r: StoreRecord): string => `${r.kind}\0${r.id}`;
   const old = new Map(before.records.map((r) => [key(r), r]));

@@ -4,7 +4,7 @@
 import type { Problem } from '../errors.js';
 import type { GitFile } from '../git/objects.js';
 import { gitFileRole, parseGitFiles, type GitFileToParse, type GitRecordCache } from '../indexer/git-records.js';
-import { KNOWLEDGE_DIR } from '../store/layout.js';
+import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { AddedLine, ChangedFile } from './added-lines.js';
 
 const LOG_PATH = new RegExp(`^${KNOWLEDGE_DIR}/(?:turns|log)/.*\\.ndjson$`);
@@ -54,6 +54,29 @@ export async function knowledgeProblems(
   }
   const problems = (await parseGitFiles(where, cache, wanted)).flatMap((parsed) => parsed.problems.filter((p) => p.severity === 'error'));
   for (const { file, commit } of logs) problems.push(...(await logLineProblems(file.path, file.added, commit, file.notUtf8 === true)));
+  return problems;
+}
+
+/**
+ * Files under `.knowledge/` that lore makes for itself and acts on when it finds them: its cache
+ * (which decides what the guard reads) and what a write leaves for a moment (temp files, locks,
+ * the journal the next command applies). Committed, a repository would hand them to everyone who
+ * clones it, so a change that adds or modifies one is refused, naming it.
+ */
+export async function localFileProblems(files: readonly ChangedFile[], commit?: string): Promise<Problem[]> {
+  const cache = `${KNOWLEDGE_DIR}/${CACHE_DIR}`;
+  const candidates = files.filter((f) => f.path.startsWith(`${KNOWLEDGE_DIR}/`) && gitFileRole(f.path) === undefined && !LOG_PATH.test(f.path));
+  if (candidates.length === 0) return [];
+  const { isTransient } = await import('../store/leftovers.js');
+  const problems: Problem[] = [];
+  for (const { path } of candidates) {
+    const file = commit === undefined ? path : `${commit.slice(0, 12)}:${path}`;
+    if (path === cache || path.startsWith(`${cache}/`)) {
+      problems.push({ severity: 'error', file, message: `is lore's local cache (${cache}/), which each clone rebuilds and git must not track: a committed one would decide what the commit guard reads (git rm --cached -r -- ${cache})` });
+    } else if (isTransient(path.slice(path.lastIndexOf('/') + 1))) {
+      problems.push({ severity: 'error', file, message: `is a file lore writes for a moment (a temp file, a lock or the journal of a write), never knowledge: the next lore command would act on a committed one (git rm --cached -- ${path})` });
+    }
+  }
   return problems;
 }
 

@@ -1,10 +1,10 @@
 // Records as git holds them — at a ref, or in the index (what a commit will contain) — parsed once
 // per blob id and cached in `.knowledge/.cache/git-records.json`. The commit guard reads the store
 // this way, so a warm hook loads neither the YAML parser nor the schema validator.
-import { readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExistsSync } from '../fs/read-text.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
@@ -44,11 +44,14 @@ export class GitRecordCache {
   /** Parses under way, by key: two sources read at once share one parse of each blob. */
   private readonly parsing = new Map<string, Promise<void>>();
   private dirty = false;
+  /** False once the cache file turned out to come with the repository (see distrust). */
+  private trusted = true;
 
   constructor(root: string) {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'git-records.json');
     try {
-      const saved = JSON.parse(readFileSync(this.path, 'utf8')) as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
+      // Never through a symlink: one could point at a file that decides what the guard reads.
+      const saved = JSON.parse(readTextIfExistsSync(this.path) ?? '') as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
       if (saved.key === cacheKey()) {
         this.entries = saved.entries;
         this.derived = saved.derived ?? {};
@@ -56,6 +59,17 @@ export class GitRecordCache {
     } catch {
       // missing or damaged: rebuilt as blobs are parsed
     }
+  }
+
+  /**
+   * Forgets what was loaded and never saves: the cache file is tracked by git, so it came with the
+   * repository (a clone, a pull request) instead of from lore's own parses, and it could say that
+   * a rule is not there or that its literal is one no line holds.
+   */
+  distrust(): void {
+    this.entries = {};
+    this.derived = {};
+    this.trusted = false;
   }
 
   get(key: string): Parsed | undefined {
@@ -98,7 +112,7 @@ export class GitRecordCache {
 
   /** Writes the cache back, keeping it bounded: what this run used, plus older entries while few. */
   async save(): Promise<void> {
-    if (!this.dirty) return;
+    if (!this.dirty || !this.trusted) return;
     const all = Object.keys(this.entries);
     const keep = all.length > Math.max(20_000, this.used.size * 3) ? [...this.used] : all;
     const entries = Object.fromEntries(keep.map((k) => [k, this.entries[k]!]));
@@ -155,27 +169,58 @@ export async function parseGitFiles(where: { cwd: string; env?: NodeJS.ProcessEn
   return keys.map((key) => cache.get(key)!);
 }
 
-/** Reads config and the records of `kinds` at a source, through the cache. */
-export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, source: GitSource, kinds: readonly RecordKindName[]): Promise<GitRecords> {
-  const paths = [CONFIG_PATH, ...kinds.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`)];
-  let files: GitFile[];
+const CACHE_PATH = `${KNOWLEDGE_DIR}/${CACHE_DIR}`;
+const inCache = (path: string): boolean => path === CACHE_PATH || path.startsWith(`${CACHE_PATH}/`);
+
+/** The files of a source the guard reads, and whether git tracks anything under `.knowledge/.cache`. */
+interface Listing {
+  exists: boolean;
+  files: GitFile[];
+  cacheTracked: boolean;
+}
+
+async function listSource(where: { cwd: string; env?: NodeJS.ProcessEnv }, source: GitSource, kinds: readonly RecordKindName[]): Promise<Listing> {
+  const paths = [CONFIG_PATH, ...kinds.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), CACHE_PATH];
+  let listed: GitFile[];
   if ('index' in source) {
-    files = await listIndex(where, paths);
+    listed = await listIndex(where, paths);
   } else {
-    if (!(await refExists(where, source.ref))) return { exists: false, config: DEFAULT_CONFIG, records: [], problems: [] };
-    files = await listTree(where, source.ref, paths);
+    if (!(await refExists(where, source.ref))) return { exists: false, files: [], cacheTracked: false };
+    listed = await listTree(where, source.ref, paths);
   }
+  const files = listed.filter((file) => !inCache(file.path));
+  return { exists: files.length > 0, files, cacheTracked: files.length !== listed.length };
+}
+
+async function parseListing(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, listing: Listing, kinds: readonly RecordKindName[]): Promise<GitRecords> {
   const wanted: GitFileToParse[] = [];
-  for (const file of files) {
+  for (const file of listing.files) {
     const role = gitFileRole(file.path, kinds);
     if (role !== undefined) wanted.push({ file, role });
   }
   const parsed = await parseGitFiles(where, cache, wanted);
-  const result: GitRecords = { exists: files.length > 0, config: DEFAULT_CONFIG, records: [], problems: [] };
+  const result: GitRecords = { exists: listing.exists, config: DEFAULT_CONFIG, records: [], problems: [] };
   parsed.forEach((p, i) => {
     if (p.config !== undefined) result.config = p.config;
     if (p.record !== undefined) result.records.push({ ...p.record, blob: wanted[i]!.file.blob });
     result.problems.push(...p.problems);
   });
   return result;
+}
+
+/**
+ * Reads config and the records of `kinds` at each source, through the cache. When git tracks
+ * anything under `.knowledge/.cache` at one of them, the cache is not used (see distrust): every
+ * source is listed before anything is taken from it.
+ */
+export async function readGitRecordsAt<S extends readonly GitSource[]>(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, sources: readonly [...S], kinds: readonly RecordKindName[]): Promise<{ [K in keyof S]: GitRecords }> {
+  const listings = await Promise.all(sources.map((source) => listSource(where, source, kinds)));
+  if (listings.some((listing) => listing.cacheTracked)) cache.distrust();
+  return Promise.all(listings.map((listing) => parseListing(where, cache, listing, kinds))) as Promise<{ [K in keyof S]: GitRecords }>;
+}
+
+/** Reads config and the records of `kinds` at a source, through the cache. */
+export async function readGitRecords(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, source: GitSource, kinds: readonly RecordKindName[]): Promise<GitRecords> {
+  const [records] = await readGitRecordsAt(where, cache, [source], kinds);
+  return records;
 }

@@ -4,10 +4,11 @@
 // the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
 // The cache is never an authority: delete `.knowledge/.cache/` at any time.
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from './cache-key.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
@@ -37,7 +38,8 @@ function snapshotPath(root: string, kind: RecordKindName): string {
 
 function loadSnapshot(path: string): Snapshot | undefined {
   try {
-    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as Snapshot;
+    // Never through a symlink (a symlinked .knowledge/.cache could hand over any parse).
+    const snapshot = JSON.parse(readTextIfExistsSync(path) ?? '') as Snapshot;
     return snapshot.key === cacheKey() ? snapshot : undefined;
   } catch {
     return undefined; // missing or damaged: rebuilt below

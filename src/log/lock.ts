@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
+import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -99,6 +100,9 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
   const staleMs = options.staleMs ?? 30_000;
   const holder: Holder = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString(), ...(ownStart === undefined ? {} : { started: ownStart }) };
   const started = Date.now();
+  // Before mkdir, which would follow a symlinked folder of the store and create folders (and the
+  // lock) wherever it points.
+  assertNoSymlinkedDirs(path);
   await mkdir(dirname(path), { recursive: true });
   for (let attempt = 0; ; attempt++) {
     // The holder is written first and linked into place, so a lock never exists without its

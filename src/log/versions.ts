@@ -5,6 +5,11 @@
 // was fast). A stored time therefore means "written at this time, or just after the version before,
 // whichever is later": it is never earlier than the write, and it orders the versions of a record.
 
+import { LoreError } from '../errors.js';
+
+/** The last time a log line can carry: the schemas' date-time has a four-digit year. */
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** What a writer knows to stamp new versions of records. */
 export interface VersionRule<T> {
   /** The identity of a record (the key replay groups by). */
@@ -34,7 +39,15 @@ export function stampVersions<T>(records: readonly T[], rule: VersionRule<T>): v
     const key = rule.keyOf(record);
     const after = stamped.get(key) ?? rule.latest(key);
     // A record without a readable time never wins replay, so it is stamped too.
-    if (after !== undefined && Number.isFinite(after) && !(rule.timeOf(record) > after)) rule.stamp(record, stampAfter(rule.timeOf(record), after));
+    if (after !== undefined && Number.isFinite(after) && !(rule.timeOf(record) > after)) {
+      // 1 ms later would be a year no reader accepts: the new version would be skipped, the write lost.
+      if (after >= LAST_TIME) {
+        throw new LoreError('INVALID_STORE', `cannot write a new version of ${key}: its latest version is stamped ${new Date(after).toISOString()}, the last time a log line can carry, so no later version can replace it; nothing was written`, {
+          hint: 'correct that line\'s time by hand (lore validate lists the log), then write again',
+        });
+      }
+      rule.stamp(record, stampAfter(rule.timeOf(record), after));
+    }
     const time = rule.timeOf(record);
     if (Number.isFinite(time)) stamped.set(key, time);
   }

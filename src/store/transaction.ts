@@ -7,8 +7,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { fsyncDir, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
@@ -197,14 +197,33 @@ function inStore(root: string, path: string): string {
   return absolute;
 }
 
+/**
+ * Refuses a journal that stages a file other than as commit() does: next to its target, named
+ * after it and the journal's id. A journal is a file like any other (a repository can commit one),
+ * and renaming what it names as "staged" could move any file of the store, or one a symlinked
+ * folder leads to, over a record.
+ */
+function checkStaging(journal: Journal): void {
+  for (const write of journal.writes) {
+    const path = typeof write?.path === 'string' ? write.path : '';
+    const expected = posix.join(posix.dirname(path), `.${posix.basename(path)}.${String(journal.id)}${STAGED_SUFFIX}`);
+    if (path === '' || write.staged !== expected) {
+      throw new LoreError('IO', `the journal ${JOURNAL} stages ${JSON.stringify(write?.staged)} for ${JSON.stringify(write?.path)}, which is not a file lore stages`, { hint: `delete .knowledge/${JOURNAL} if no lore process is running` });
+    }
+  }
+}
+
 /** Renames, deletes and appends a committed journal's plan; safe to run again after a crash. */
 async function apply(root: string, journal: Journal): Promise<void> {
   const dirs = new Set<string>();
   for (const { path, staged } of journal.writes) {
     const target = inStore(root, path);
     assertNoSymlinkedDirs(target);
+    const from = inStore(root, staged);
     try {
-      await rename(inStore(root, staged), target);
+      // Only a regular file lore staged is renamed into place, never a symlink.
+      if (!(await lstat(from)).isFile()) throw new LoreError('IO', `the journal ${JOURNAL} stages .knowledge/${staged}, which is not a regular file`, { hint: `delete .knowledge/${JOURNAL} if no lore process is running` });
+      await rename(from, target);
     } catch (error) {
       // Already renamed by the run a crash interrupted.
       if (!isErrno(error, 'ENOENT')) throw error;
@@ -225,7 +244,11 @@ async function apply(root: string, journal: Journal): Promise<void> {
   // New versions, stamped after the latest of their ids (the one timestamp rule of every log); a
   // roll-forward that appends them again only adds versions that replay to the same records.
   const { logKind } = await import('./log-kinds.js');
-  for (const { log, records } of journal.appends) await appendVersions(inStore(root, log), records, { displayPath: `.knowledge/${log}`, validate: logKind(log)?.lineProblem });
+  for (const { log, records } of journal.appends) {
+    const kind = logKind(log);
+    if (kind === undefined) throw new LoreError('IO', `the journal ${JOURNAL} appends to .knowledge/${log}, which is not one of the store's logs`, { hint: `delete .knowledge/${JOURNAL} if no lore process is running` });
+    await appendVersions(inStore(root, log), records, { displayPath: `.knowledge/${log}`, validate: kind.lineProblem });
+  }
 }
 
 /**
@@ -243,6 +266,7 @@ export async function recover(root: string): Promise<Recovery | undefined> {
   } catch (error) {
     throw new LoreError('IO', `cannot read .knowledge/${JOURNAL}, the record of an interrupted write: ${(error as Error).message}`, { cause: error, hint: `if no lore process is running, lore doctor --fix removes it` });
   }
+  checkStaging(journal);
   if (journal.state === 'commit') {
     await apply(root, journal);
   } else {

@@ -4,9 +4,9 @@
 // only the lines appended since the last call, however long the logs grow. The logs stay the
 // authority: readers (turn list, latest, validate, the hooks) replay them, a stale or damaged cache
 // only costs a full read, and a prune rewrites a log from what it re-reads under the lock.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-text.js';
 import { cacheKey } from '../indexer/cache-key.js';
 import { KeyIndex, type SavedKeyIndex } from '../log/key-index.js';
 import { CACHE_DIR, displayPath, knowledgeDir } from '../store/layout.js';
@@ -70,7 +70,8 @@ export class ProjectTurns {
   static async load(store: Store, project: string): Promise<ProjectTurns> {
     let saved: Record<string, unknown> = {};
     try {
-      saved = parseCache(await readFile(turnIndexFile(store.root, project), 'utf8'));
+      const text = await readTextIfExists(turnIndexFile(store.root, project));
+      if (text !== undefined) saved = parseCache(text);
     } catch {
       // Missing or damaged: never an authority, so it is simply rebuilt.
     }
@@ -112,15 +113,8 @@ export class ProjectTurns {
     const features: Record<string, unknown> = {};
     for (const [feature, saved] of Object.entries(this.saved)) if (this.listed?.has(feature) ?? true) features[feature] = saved;
     for (const [feature, log] of this.open) features[feature] = log.index.toJSON();
-    const target = turnIndexFile(this.store.root, this.project);
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(temp, formatCache(features as Record<string, SavedKeyIndex>));
-      await rename(temp, target);
-    } catch {
-      await unlink(temp).catch(() => undefined);
-    }
+    // Never through a symlink (a symlinked .knowledge/.cache would take the write outside the store).
+    await writeFileAtomic(turnIndexFile(this.store.root, this.project), formatCache(features as Record<string, SavedKeyIndex>), { durable: false }).catch(() => undefined);
   }
 }
 

@@ -27,7 +27,7 @@ export const command = defineCommand({
     if (recovered !== undefined) ctx.print(`${recovered.action} an interrupted ${recovered.operation} of process ${recovered.pid} (${recovered.files} file${recovered.files === 1 ? '' : 's'})`);
     for (const item of report.items) ctx.print(`${item.file}: ${item.message}`);
     if (report.items.length === 0 && recovered === undefined) ctx.print(ctx.style.green('nothing to fix: no crash leftovers, .gitignore complete'));
-    else if (!fix) ctx.print(ctx.style.yellow('lore doctor --fix deals with them'));
+    else if (!fix && report.items.length > 0) ctx.print(ctx.style.yellow('lore doctor --fix deals with them'));
     return !fix && report.items.length > 0 ? 1 : 0;
   },
 });
