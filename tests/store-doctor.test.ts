@@ -2,7 +2,8 @@
 // command that opens the store; temp and lock files of dead processes are reported by lore validate
 // and removed by lore doctor --fix, never those of a live process.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -25,7 +26,7 @@ describe('crash leftovers', () => {
     mkdirSync(k('log'));
     writeFileSync(k(`knowledge/prohibitions/.pro-x.yaml.${dead}.0a1b2c3d.tmp`), 'half a record');
     writeFileSync(k(`knowledge/prohibitions/.pro-y.yaml.${process.pid}.0a1b2c3d.tmp`), 'a write under way');
-    writeFileSync(k('log/applications.ndjson.lock'), JSON.stringify({ pid: dead, host: 'h', nonce: 'n', time: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(k('log/applications.ndjson.lock'), JSON.stringify({ pid: dead, host: hostname(), nonce: 'n', time: '2026-01-01T00:00:00.000Z' }));
     writeFileSync(k('.write.lock.0a1b2c3d4e5f.stale'), '{}');
     const expected = [
       `.knowledge/.write.lock.0a1b2c3d4e5f.stale: left over from a crash: a lock moved aside while it was being broken`,
@@ -85,7 +86,8 @@ describe('crash leftovers', () => {
     const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'pro-x', type: 'prohibition' })]) });
     const k = (path: string): string => join(root, '.knowledge', path);
     symlinkSync(outside, k('evil'));
-    const journal = (writes: object[], appends: object[] = []): string => JSON.stringify({ version: 1, id: 'abc123', operation: 'lore import', pid: 1, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes, deletes: [], appends });
+    const dead = deadPid();
+    const journal = (writes: object[], appends: object[] = []): string => JSON.stringify({ version: 1, id: 'abc123', operation: 'lore import', pid: dead, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes, deletes: [], appends });
     // A cloned repository's journal "stages" a file a symlinked folder leads to, or another record.
     writeFileSync(k('.journal.json'), journal([{ path: 'knowledge/prohibitions/stolen.yaml', staged: 'evil/id_rsa' }]));
     const moved = await lore(['list'], { cwd: root });
@@ -110,10 +112,32 @@ describe('crash leftovers', () => {
     assert.equal(readFileSync(k('config.yaml'), 'utf8'), CONFIG['.knowledge/config.yaml']);
   });
 
+  it('leaves the journal of an operation still being applied to its process: readers do not wait for it', async (t) => {
+    const root = tempStore(t, CONFIG);
+    const k = (path: string): string => join(root, '.knowledge', path);
+    // A live process (sleep) holds the write lock and is applying a graph update.
+    const owner = spawn('sleep', ['60'], { stdio: 'ignore' });
+    t.after(() => owner.kill('SIGKILL'));
+    const who = { pid: owner.pid!, host: hostname() };
+    writeFileSync(k('.write.lock'), JSON.stringify({ ...who, nonce: 'n', time: new Date().toISOString() }));
+    mkdirSync(k('graph/entities'), { recursive: true });
+    writeFileSync(k('graph/entities/.api.yaml.abc123.txn.tmp'), 'name: api\ntype: service\n');
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore graph update', ...who, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'graph/entities/api.yaml', staged: 'graph/entities/.api.yaml.abc123.txn.tmp' }], deletes: [], appends: [] }));
+    // With the old rule this waited 30 s for the lock, then failed.
+    assert.deepEqual(await lore(['list', 'entities'], { cwd: root }), { code: 0, stdout: `no graph entities in ${join(root, '.knowledge')}\n`, stderr: '' });
+    assert.equal(existsSync(k('.journal.json')), true);
+    // The process dies: the next command completes its operation.
+    owner.kill('SIGKILL');
+    await new Promise((resolve) => owner.once('exit', resolve));
+    const after = await lore(['list', 'entities'], { cwd: root });
+    assert.equal(after.stderr, `lore: completed an interrupted lore graph update of process ${who.pid} (1 file) before going on\n`);
+    assert.match(after.stdout, /^entity {2}api/);
+  });
+
   it('refuses a journal that names a path outside .knowledge/', async (t) => {
     const root = tempStore(t, CONFIG);
     writeFileSync(join(root, 'victim.txt'), 'keep me');
-    writeFileSync(join(root, '.knowledge/.journal.json'), JSON.stringify({ version: 1, id: 'x', operation: 'lore import', pid: 1, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [], deletes: ['../victim.txt'], appends: [] }));
+    writeFileSync(join(root, '.knowledge/.journal.json'), JSON.stringify({ version: 1, id: 'x', operation: 'lore import', pid: deadPid(), time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [], deletes: ['../victim.txt'], appends: [] }));
     const result = await lore(['list'], { cwd: root });
     assert.equal(result.code, 2);
     assert.equal(result.stderr, 'error: the journal .journal.json names "../victim.txt", which is not inside .knowledge/\nhint: delete .knowledge/.journal.json if no lore process is running\n');

@@ -2,12 +2,12 @@
 // who took it. A lock left by a dead process is broken, carefully, so that two waiters breaking it
 // at once cannot both end up holding it.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
+import { isRunning, thisProcess } from './process.js';
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 
 export interface LockOptions {
@@ -32,28 +32,6 @@ interface Holder {
   started?: string;
 }
 
-/** A process's start time from /proc (clock ticks since boot), or undefined where there is no /proc. */
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 22, counted after the command name, which is in parentheses and may hold spaces.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-const ownStart = processStart(process.pid);
-
-function alive(holder: Holder): boolean {
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    if (!isErrno(error, 'EPERM')) return false;
-  }
-  return holder.started === undefined || processStart(holder.pid) === holder.started;
-}
-
 async function readHolder(path: string): Promise<Holder | undefined> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as Holder;
@@ -66,7 +44,7 @@ async function isStale(path: string, staleMs: number): Promise<Holder | 'unreada
   const holder = await readHolder(path);
   if (holder !== undefined) {
     // A live holder on this host may take as long as it needs (an import of 10,000 entries).
-    if (holder.host === hostname()) return alive(holder) ? undefined : holder;
+    if (holder.host === hostname()) return isRunning(holder) === true ? undefined : holder;
     return Date.now() - Date.parse(holder.time) > staleMs ? holder : undefined;
   }
   try {
@@ -98,7 +76,7 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
   const path = `${target}.lock`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
-  const holder: Holder = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString(), ...(ownStart === undefined ? {} : { started: ownStart }) };
+  const holder: Holder = { ...thisProcess(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
   const started = Date.now();
   // Before mkdir, which would follow a symlinked folder of the store and create folders (and the
   // lock) wherever it points.

@@ -5,6 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno } from '../errors.js';
+import { isRunning } from '../log/process.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { displayPath, knowledgeDir } from './layout.js';
@@ -43,20 +44,12 @@ export interface Leftover {
   reason: string;
 }
 
-function alive(pid: number): boolean {
+/** Who a lock or lock temp file names, when it can be read. */
+async function holderOf(path: string): Promise<{ pid: number; host?: string; started?: string } | undefined> {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return isErrno(error, 'EPERM');
-  }
-}
-
-/** The pid a lock or lock temp file names, when it can be read. */
-async function holderPid(path: string): Promise<number | undefined> {
-  try {
-    const pid = (JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown }).pid;
-    return typeof pid === 'number' ? pid : undefined;
+    const holder = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
+    if (typeof holder.pid !== 'number') return undefined;
+    return { pid: holder.pid, ...(typeof holder.host === 'string' ? { host: holder.host } : {}), ...(typeof holder.started === 'string' ? { started: holder.started } : {}) };
   } catch {
     return undefined;
   }
@@ -69,11 +62,12 @@ async function leftoverReason(path: string, name: string, journal: boolean): Pro
   if (name.endsWith('.txn.tmp')) return journal ? undefined : 'a file staged by an operation that was interrupted before it committed';
   // writeFileAtomic's temp file: .<name>.<pid>.<random>.tmp
   const temp = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
-  if (temp !== null) return alive(Number(temp[1])) ? undefined : `a temp file of a write by process ${temp[1]}, which is gone`;
+  if (temp !== null) return isRunning({ pid: Number(temp[1]) }) === true ? undefined : `a temp file of a write by process ${temp[1]}, which is gone`;
   if (/^\.lock-[0-9a-f]+\.tmp$/.test(name) || name === WRITE_LOCK || name.endsWith('.ndjson.lock')) {
-    const pid = await holderPid(path);
-    if (pid === undefined) return undefined; // being written this very moment, or not lore's
-    return alive(pid) ? undefined : `a lock held by process ${pid}, which is gone`;
+    const holder = await holderOf(path);
+    // Being written this very moment, not lore's, or held on another host (whose processes lore cannot see).
+    if (holder === undefined || isRunning(holder) !== false) return undefined;
+    return `a lock held by process ${holder.pid}, which is gone`;
   }
   return undefined;
 }

@@ -6,7 +6,7 @@
 // instruction leaves all of an operation's files or none of them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
@@ -14,6 +14,7 @@ import { fsyncDir, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js'
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
+import { isRunning, thisProcess } from '../log/process.js';
 import { appendVersions } from '../log/ndjson.js';
 import { knowledgeDir } from './layout.js';
 
@@ -32,6 +33,9 @@ interface Journal {
   /** What was being done, for people (`lore graph apply`). */
   operation: string;
   pid: number;
+  /** The host and start time of the process applying it: while it runs, readers leave its journal alone. */
+  host?: string;
+  started?: string;
   time: string;
   /** prepare: staging had begun (roll back); commit: every staged file is durable (roll forward). */
   state: 'prepare' | 'commit';
@@ -151,7 +155,7 @@ async function commit(tx: StoreTransaction, operation: string): Promise<void> {
   const id = randomBytes(6).toString('hex');
   const writes = entries.filter((e): e is [string, string] => e[1] !== null).map(([path, text]) => ({ path, text, staged: join(dirname(path), `.${basename(path)}.${id}${STAGED_SUFFIX}`) }));
   const journal: Journal = {
-    version: 1, id, operation, pid: process.pid, time: new Date().toISOString(), state: 'prepare',
+    version: 1, id, operation, ...thisProcess(), time: new Date().toISOString(), state: 'prepare',
     writes: writes.map((w) => ({ path: rel(root, w.path), staged: rel(root, w.staged) })),
     deletes: entries.filter(([, text]) => text === null).map(([path]) => rel(root, path)),
     appends: tx.appends.map((a) => ({ log: rel(root, a.log), records: a.records })),
@@ -276,9 +280,21 @@ export async function recover(root: string): Promise<Recovery | undefined> {
   return { operation: journal.operation, pid: journal.pid, action: journal.state === 'commit' ? 'completed' : 'undone', files: journal.writes.length + journal.deletes.length };
 }
 
-/** Whether an interrupted operation waits to be completed or undone (one stat, no lock). */
+/**
+ * Whether an interrupted operation waits to be completed or undone: a journal whose process is
+ * gone. One stat when there is none; a journal whose process still runs (an import being applied)
+ * is left to it, so a reader never waits for a long write.
+ */
 export function hasJournal(root: string): boolean {
-  return existsSync(join(knowledgeDir(root), JOURNAL));
+  const path = join(knowledgeDir(root), JOURNAL);
+  if (!existsSync(path)) return false;
+  try {
+    const owner = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
+    if (typeof owner.pid === 'number' && isRunning({ pid: owner.pid, ...(typeof owner.host === 'string' ? { host: owner.host } : {}), ...(typeof owner.started === 'string' ? { started: owner.started } : {}) }) === true) return false;
+  } catch {
+    // unreadable: recovery says what is wrong with it
+  }
+  return true;
 }
 
 /** Completes or undoes an interrupted operation, taking the write lock; for readers that find a journal. */
