@@ -58,6 +58,11 @@ export async function task<T>(script: string, args: string[]): Promise<T & { max
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as T & { maxRssKb: number };
 }
 
+/** Adds a row of counts (not timings): the figure, a note (shown as p95), the target. */
+export function addFigure(name: string, figure: string, note: string, target: string): void {
+  rows.push({ name, median: figure, p95: note, memory: '', target });
+}
+
 /** Times a whole process `runs` times and adds a row; returns the median. */
 export async function processBench(name: string, args: string[], target: string, cwd = ROOT, runs = RUNS, input?: string): Promise<number> {
   const times: number[] = [];

@@ -1,5 +1,5 @@
 // One player/coach benchmark task in a fresh process, on the built code. Prints one JSON line of figures.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initStore } from '../dist/entities/init.js';
 import { buildCoachPrompt } from '../dist/prompt/coach-prompt.js';
@@ -59,6 +59,25 @@ if (task === 'setup') {
     id = latestTurn((await readTurnLog({ store, project, feature })).turns)?.id;
   });
   out({ latencies, id });
+} else if (task === 'throughput-setup') {
+  // Project "tp": feature FEAT-T, in progress, whose log already holds `lines` turns.
+  mkdirSync(dir, { recursive: true });
+  await initStore({ cwd: dir, store: dir });
+  mkdirSync(join(dir, '.knowledge/turns/tp'), { recursive: true });
+  writeFileSync(join(dir, '.knowledge/turns/tp/FEAT-T.ndjson'), turnLog('FEAT-T', Number(args[0])));
+  out({});
+} else if (task === 'throughput-worker') {
+  // One record to warm up (loading, compiling, a first read of the log), then says it is ready and
+  // waits for the file "go"; records `count` new turns of FEAT-T and reports when it began and ended.
+  const [worker, count] = [args[0], Number(args[1])];
+  const store = await openStore({ cwd: dir });
+  const turn = (i) => buildTurn({ feature_id: 'FEAT-T', task_id: `TASK-W${worker}`, turn_number: 100_000 + i, player_decision: 'p', coach_decision: 'revise', progress_summary: 's' }, new Date());
+  await recordTurn({ store, project: 'tp', turn: turn(count) });
+  writeFileSync(join(dir, `ready-${worker}`), '');
+  while (!existsSync(join(dir, 'go'))) await new Promise((resolve) => setTimeout(resolve, 5));
+  const began = Date.now();
+  const latencies = await times(count, (i) => recordTurn({ store, project: 'tp', turn: turn(i) }));
+  out({ began, ended: Date.now(), latencies });
 } else if (task === 'prompt') {
   const store = await openStore({ cwd: dir });
   const latencies = await times(Number(args[0]), () => buildCoachPrompt({ store, project: 'bench', taskType: 'feature', complexity: 5, feature: 'FEAT-A', task: 'TASK-9', turn: 51, maxTurns: 60 }));

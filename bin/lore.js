@@ -2,8 +2,8 @@
 // Tiny shim: the CLI runs compiled JavaScript so it starts fast (no TypeScript loader).
 const args = process.argv.slice(2);
 const hook = args[0] === 'hook' && args[1] === 'pre-commit';
-// The pre-commit hook mostly waits for git's staged diff: start it while the CLI loads.
-const early = hook ? import('../dist/guard/staged-diff.js').then((diff) => diff.prestartStagedDiff(process.cwd())) : Promise.resolve();
+// The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.
+const early = hook ? import('../dist/guard/staged-change.js').then((staged) => staged.prestartStagedChange(process.cwd())) : Promise.resolve();
 early
   .then(() => import('../dist/cli/main.js'))
   .then((cli) => cli.main(args))

@@ -19,6 +19,7 @@ export type OperationalErrorCode =
   | 'CONFLICT'
   | 'GUARD_FAILED'
   | 'EMPTY_RANGE'
+  | 'SYMLINK'
   // Thought DAG summaries (the codes of the persistence spec).
   | 'BRANCH_NOT_FOUND'
   | 'INSUFFICIENT_NODES'

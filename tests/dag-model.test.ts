@@ -217,6 +217,22 @@ describe('writing the thought log', () => {
     assert.deepEqual((await Dag.open({ root, defaultProject: 'demo' })).projects().map((p) => p.nodes), [1]);
   });
 
+  it('stamps every new version after the latest line of its id, even lines dated in the future', async (t) => {
+    const future = '2099-01-01T00:00:00.000Z';
+    const root = dagStore(t, [node('a', 1, { createdAt: future }), node('gone', 2), { id: 'gone', project: 'demo', deleted: true, createdAt: future }]);
+    const dag = await Dag.open({ root, defaultProject: 'demo' });
+    // A critic's update of a future-dated node, and a node re-created over a future-dated tombstone.
+    const { target } = await dag.critic({ target: 'a', verdict: 'approved', id: 'c1' });
+    const { node: again } = await dag.append({ id: 'gone', projectContext: '/work/demo', thought: 'back', tags: ['task'] });
+    assert.deepEqual([target?.updatedAt, again.createdAt], ['2099-01-01T00:00:00.001Z', '2099-01-01T00:00:00.001Z']);
+    const reloaded = await Dag.open({ root, defaultProject: 'demo' });
+    assert.deepEqual([reloaded.get('a').children, reloaded.get('gone').thought], [['c1'], 'back']);
+    // Deleted again: the tombstone goes after the re-created node.
+    await reloaded.remove('gone');
+    assert.equal(logLines(root).pop()!.createdAt, '2099-01-01T00:00:00.002Z');
+    await assert.rejects(async () => (await Dag.open({ root, defaultProject: 'demo' })).get('gone'), code('NOT_FOUND'));
+  });
+
   it('drops a deleted critic from its target\'s recorded children', async (t) => {
     const root = dagStore(t, [node('a', 1)]);
     const dag = await Dag.open({ root, defaultProject: 'demo' });

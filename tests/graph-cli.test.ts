@@ -65,7 +65,7 @@ describe('lore graph apply', () => {
     const dir = system(t);
     const bad = await lore(['graph', 'apply', '-'], { cwd: dir, input: '{"entities": [}' });
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /^error: <stdin> is not valid JSON\n<stdin>:1:15: error: invalid JSON: /);
+    assert.match(bad.stderr, /^error: <stdin> is not valid JSON\n<stdin>:1:15: error: JSON syntax: expected a value \(found '\}'\)\n/);
     assert.deepEqual(await lore(['graph', 'apply', 'nope.json'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: nope.json does not exist\n' });
   });
 });

@@ -85,7 +85,7 @@ describe('importing the MCP memory server\'s JSONL', () => {
       'error: bad.jsonl is not MCP-memory JSONL (5 bad lines); nothing was imported',
       'bad.jsonl:2:1: error: entity "x" needs a non-empty "entityType"',
       'bad.jsonl:4:1: error: a relation line needs a non-empty "to"',
-      'bad.jsonl:5:1: error: invalid JSON: Unexpected token \'o\'',
+      "bad.jsonl:5:1: error: JSON syntax: expected a value (found 'n')",
       'bad.jsonl:6:1: error: "type" must be "entity" or "relation" (found "node")',
       'bad.jsonl:7:1: error: entity "z": "observations" must be a list of strings',
     ]);

@@ -33,7 +33,7 @@ describe('loading a memory file', () => {
   const invalid: Array<[string, string, string[]]> = [
     ['corrupt JSON', '{\n  "entities": [\n    { "name": "api", }\n  ]\n}\n', [
       'error: context.json is not valid JSON',
-      'context.json:3:22: error: invalid JSON: Expected double-quoted property name',
+      "context.json:3:22: error: JSON syntax: expected a property name in double quotes (found '}')",
     ]],
     ['an empty file', '', ['error: context.json is empty: expected a JSON object {"entities": [...], "relationships": [...]}', 'context.json:1:1: error: the file is empty: expected a JSON object {"entities": [...], "relationships": [...]}']],
     ['an entity without a type and a relationship without a target', '{\n  "entities": [\n    { "name": "api" }\n  ],\n  "relationships": [\n    { "from": "api", "type": "calls" }\n  ]\n}\n', [

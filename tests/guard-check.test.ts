@@ -107,16 +107,18 @@ describe('lore check --staged', () => {
     assert.equal((await lore(['check'], { cwd: fresh })).code, 1);
   });
 
-  it('checks renamed files by their new path and binary files by path only', async (t) => {
+  it('checks renamed files by their new path, and reads files git calls binary like any other', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE, [prohibitionPath('pro-key')]: KEY_RULE, 'notes.txt': 'a\nb\nc\n' });
     gitSync(repo, ['mv', 'notes.txt', '.env']);
     writeFileSync(join(repo, 'blob.bin'), Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(KEY_HEADER)]));
     gitSync(repo, ['add', '-A']);
     const { json } = await loreJson<Report>(['check'], { cwd: repo });
-    assert.deepEqual(json.outcome.active.map((f) => [f.entryId, f.path, f.kind]), [['pro-env', '.env', 'path']]);
+    // A NUL byte makes git call blob.bin binary; its content is scanned all the same.
+    assert.deepEqual(json.outcome.active.map((f) => [f.entryId, f.path, f.kind, f.line]), [['pro-env', '.env', 'path', undefined], ['pro-key', 'blob.bin', 'content', 1]]);
     // A file that existed before is unstaged with restore, a new one with rm --cached.
     assert.match((await lore(['check'], { cwd: repo })).stdout, /how to proceed: take the file out of the commit \(git restore --staged -- "\.env"\)/);
-    assert.deepEqual(json.scanned, { commits: 0, files: 2, lines: 0, bytes: 0 });
+    // The rename moved notes.txt's lines unchanged: nothing of it is added.
+    assert.deepEqual(json.scanned, { commits: 0, files: 2, lines: 1, bytes: 3 + Buffer.byteLength(KEY_HEADER) + 1 });
   });
 
   it('honours lore-allow with a reason for non-critical entries only', async (t) => {
@@ -188,9 +190,19 @@ describe('lore check --staged', () => {
     assert.match(result.stdout, /lore: passed: no prohibition matched\n$/);
   });
 
-  it('fails closed (exit 2) when the knowledge it checks against is invalid', async (t) => {
+  it('blocks (exit 1) a change whose own prohibitions do not parse, and still applies the committed ones', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE });
-    stage(repo, { [prohibitionPath('pro-broken')]: 'id: pro-broken\ntitle: [unclosed\n', 'a.txt': 'x\n' });
+    stage(repo, { [prohibitionPath('pro-broken')]: 'id: pro-broken\ntitle: [unclosed\n', '.env': 'x\n' });
+    const result = await lore(['check'], { cwd: repo });
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /\nBLOCKED the knowledge this change brings must parse and validate, so the store stays valid:\n\.knowledge\/knowledge\/prohibitions\/pro-broken\.yaml:\d+:\d+: error: YAML syntax: /);
+    assert.match(result.stdout, /\nBLOCKED pro-env \[critical\]/);
+    assert.match(result.stdout, /\nlore: blocked: 1 knowledge file in the change does not validate \(\d+ problems?\) and 1 critical finding\n$/);
+  });
+
+  it('fails closed (exit 2) when the committed knowledge it checks against is invalid', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-broken')]: 'id: pro-broken\ntitle: [unclosed\n' });
+    stage(repo, { 'a.txt': 'x\n' });
     const result = await lore(['check'], { cwd: repo });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: the commit guard cannot run: the knowledge it checks against is invalid\n\.knowledge\/knowledge\/prohibitions\/pro-broken\.yaml:\d+:\d+: error: YAML syntax: /);

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore } from './helpers/cli.js';
-import { envWithLore, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
+import { envWithLore, gitRun, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, writeFiles } from './helpers/temp.js';
 
 const KEY_RULE = prohibition('pro-key', { content: ['-----BEGIN ([A-Z]+ )?PRIVATE KEY-----'], secret: true });
-
-/** Runs git (a commit, with hooks) and reports its exit code and output instead of throwing. */
-function gitRun(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, env }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stderr }));
-  });
-}
 
 const head = (repo: string): string => gitSync(repo, ['rev-parse', 'HEAD']).trim();
 
@@ -83,19 +76,6 @@ describe('the installed pre-commit hook', () => {
     assert.equal(uninstall.stdout, `removed lore's pre-commit hook from ${hook}; the previous hook is back\n`);
     assert.equal(readFileSync(hook, 'utf8'), original);
     assert.equal(existsSync(`${hook}.lore-chained`), false);
-  });
-
-  it("adds one line to husky's hook and removes only that line", async (t) => {
-    const repo = guardRepo(t);
-    const env = envWithLore(t);
-    mkdirSync(join(repo, '.husky/_'), { recursive: true });
-    writeFileSync(join(repo, '.husky/_/h'), '#!/usr/bin/env sh\n');
-    writeFileSync(join(repo, '.husky/pre-commit'), 'npm run lint\n');
-    gitSync(repo, ['config', 'core.hooksPath', '.husky/_']);
-    await lore(['hook', 'install'], { cwd: repo, env });
-    assert.equal(readFileSync(join(repo, '.husky/pre-commit'), 'utf8'), 'npm run lint\nnpx --no-install lore hook pre-commit # lore-hook-shim\n');
-    await lore(['hook', 'uninstall'], { cwd: repo, env });
-    assert.equal(readFileSync(join(repo, '.husky/pre-commit'), 'utf8'), 'npm run lint\n');
   });
 
   it('loads neither the YAML parser nor the schema validator when its cache is warm', async (t) => {

@@ -5,9 +5,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiteralSet } from '../src/guard/aho-corasick.js';
 import { requiredLiteral } from '../src/guard/literals.js';
-import { compileRules, forCandidates, type RuleVersion } from '../src/guard/rules.js';
-import { compileRegex } from '../src/match/regex.js';
+import { compileRules, forCandidates, patternLiteral, type RuleVersion } from '../src/guard/rules.js';
+import { redact, scan } from '../src/guard/scan.js';
+import { compileGlob, globProblem } from '../src/match/glob.js';
+import { compileRegex, type SafeRegex } from '../src/match/regex.js';
 import type { KnowledgeEntry } from '../src/types.js';
+import { linesFor, pathsFor, randomGlob, randomPattern, seededRng } from './helpers/pattern-gen.js';
+
+function entry(id: string, fields: Partial<KnowledgeEntry>): KnowledgeEntry {
+  return {
+    id, type: 'prohibition', title: id, description: 'x', scope: 'global', keywords: [], priority: 'high', source: 'manual',
+    createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 't', enabled: true, ...fields,
+  };
+}
+import { generateGlob, generatePaths, prng } from './helpers/glob-fuzz.js';
 
 function found(set: LiteralSet, text: string): number[] {
   const hits: number[] = [];
@@ -25,12 +36,41 @@ describe('required literals of regular expressions', () => {
 
   it('gives none when a match may lack every literal', () => {
     assert.equal(requiredLiteral('secret|token'), undefined);
-    assert.equal(requiredLiteral('(?m)^password'), undefined);
     assert.equal(requiredLiteral('ab'), undefined);
+    assert.equal(requiredLiteral('(api_key|token)=\\w+'), undefined);
+  });
+
+  it('reads escapes as RE2 does: hex and octal escapes are characters, \\p classes are not', () => {
+    // Each of these once gave a literal made of the escape's own digits or name ("6ben", "01Str", "Labc", "0,2").
+    assert.deepEqual(requiredLiteral('to\\x6ben'), { text: 'token', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('^\\101Str'), { text: 'AStr', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('\\pLabc'), { text: 'abc', ignoreCase: false });
+    assert.equal(requiredLiteral('\\x{1F600}{0,2}$'), undefined);
+    assert.equal(requiredLiteral('\\p{Lu}{1,3}'), undefined);
+    assert.deepEqual(requiredLiteral('key\\x{212A}ey'), { text: 'key\u212Aey', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(?i)key\\x{212A}ey'), { text: 'key', ignoreCase: true });
+  });
+
+  it('ends a character class where RE2 ends it', () => {
+    // [^]abc] is one class (a leading ] is literal); so is [[:digit:]abc]: neither requires "abc".
+    assert.equal(requiredLiteral('[^]abc]x'), undefined);
+    assert.equal(requiredLiteral('[[:digit:]abc]'), undefined);
+    // The ) belongs to the class, so the | is at the top level.
+    assert.equal(requiredLiteral('[[:alpha:])]abc|wxyz'), undefined);
+    assert.deepEqual(requiredLiteral('[]a]bcd'), { text: 'bcd', ignoreCase: false });
+  });
+
+  it('follows flags where they are set, and quoted text up to its last character', () => {
+    assert.deepEqual(requiredLiteral('(?m)^password'), { text: 'password', ignoreCase: false });
     // Flags set part-way make the rest case-insensitive: "abCDEF" matches.
-    assert.equal(requiredLiteral('ab(?i)cdef'), undefined);
+    assert.deepEqual(requiredLiteral('ab(?i)cdef'), { text: 'cdef', ignoreCase: true });
+    assert.deepEqual(requiredLiteral('(?i)ab(?-i)WORD'), { text: 'WORD', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(?i:abc)defg'), { text: 'defg', ignoreCase: false });
     // The ? applies to the quoted d alone: "abc" matches.
-    assert.equal(requiredLiteral('\\Qabcd\\E?'), undefined);
+    assert.deepEqual(requiredLiteral('\\Qabcd\\E?'), { text: 'abc', ignoreCase: false });
+    assert.deepEqual(requiredLiteral('(\\Q)|\\E)api.key'), { text: 'api', ignoreCase: false });
+    // Not a repetition in RE2: the brace is literal text.
+    assert.deepEqual(requiredLiteral('a{,3}'), { text: 'a{,3}', ignoreCase: false });
   });
 
   it('takes a character outside the BMP whole, so a quantifier after it applies to both halves', () => {
@@ -108,11 +148,7 @@ describe('scanning through the prefilter', () => {
   ];
 
   it('visits every regex that matches a line, for many patterns and lines', () => {
-    const entry = (content: string[]): KnowledgeEntry => ({
-      id: 'pro-x', type: 'prohibition', title: 'x', description: 'x', scope: 'global', keywords: [], content,
-      priority: 'high', source: 'manual', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 't', enabled: true,
-    });
-    const versions: RuleVersion[] = PATTERNS.map((p) => ({ entry: entry([p]), origin: 'committed', file: 'f' }));
+    const versions: RuleVersion[] = PATTERNS.map((p) => ({ entry: entry('pro-x', { content: [p] }), origin: 'committed', file: 'f' }));
     const { content } = compileRules(versions);
     let checked = 0;
     for (const line of LINES) {
@@ -128,5 +164,140 @@ describe('scanning through the prefilter', () => {
     }
     // The lines exercise the folds: most of them match something.
     assert.equal(checked, 22);
+  });
+
+  it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {
+    // On Linux "config\\prod.env" is one file name; the glob normalises it to config/prod.env and matches.
+    const versions: RuleVersion[] = [{ entry: entry('pro-env', { globs: ['config/prod.env'] }), origin: 'committed', file: 'f' }];
+    const files = ['config\\prod.env', './config/prod.env', 'config/prod.env', 'config-prod.env'].map((path) => ({ path, status: 'added' as const, added: [] }));
+    const { findings } = scan([{ files }], compileRules(versions));
+    assert.deepEqual(findings.map((f) => f.path), ['config\\prod.env', './config/prod.env', 'config/prod.env']);
+  });
+
+  it('visits every glob that matches a path: a matching path holds the glob\'s literal (generated globs)', () => {
+    const random = prng(7);
+    let checked = 0;
+    for (let i = 0; i < 3000; i++) {
+      const glob = generateGlob(random);
+      const paths = generatePaths(random, glob, 4);
+      if (globProblem(glob) !== undefined) continue;
+      const literal = patternLiteral(`glob:${glob}`);
+      if (literal === undefined) continue;
+      for (const path of paths) {
+        if (!compileGlob(glob).test(path)) continue;
+        checked++;
+        assert.ok(path.includes(literal.text), `${JSON.stringify(glob)} matches ${JSON.stringify(path)}, which lacks its literal ${JSON.stringify(literal.text)}`);
+      }
+    }
+    assert.ok(checked > 500, `only ${checked} matches had a literal`);
+  });
+
+  it('gives a negated glob no literal, however it is written: it matches the paths that lack one', () => {
+    assert.deepEqual(['!**/*.md', './!**/*.md', '!./docs/**', '**/*.secret'].map((glob) => patternLiteral(`glob:${glob}`)), [undefined, undefined, undefined, { text: '.secret', ignoreCase: false }]);
+  });
+});
+
+// Differential tests: the scan as the hook runs it (literal prefilter, then the regex) must give
+// exactly what re2js alone gives, on generated patterns and on lines made from them. Each batch of
+// patterns is compiled into one rule set, and every pattern is checked against every line of the
+// batch, so the automaton holds many literals at once.
+describe('the prefilter against the regex alone, on generated input', () => {
+  const show = (value: unknown): string => JSON.stringify(value);
+
+  it('finds exactly the first match re2js alone finds, on 12,000 generated pairs of pattern and line', (t) => {
+    const rng = seededRng(20261122);
+    const BATCHES = 800;
+    const PER_BATCH = 5;
+    const LINES = 3;
+    let pairs = 0;
+    let matched = 0;
+    let refused = 0;
+    let crossPairs = 0;
+    let withLiteral = 0;
+    const differences: string[] = [];
+    for (let b = 0; b < BATCHES; b++) {
+      const batch: Array<{ source: string; reference: SafeRegex; lines: string[] }> = [];
+      while (batch.length < PER_BATCH) {
+        const pattern = randomPattern(rng);
+        let reference: SafeRegex;
+        try {
+          reference = compileRegex(pattern.src);
+        } catch {
+          refused++;
+          continue;
+        }
+        if (patternLiteral(pattern.src) !== undefined) withLiteral++;
+        batch.push({ source: pattern.src, reference, lines: linesFor(rng, pattern, LINES) });
+      }
+      const versions: RuleVersion[] = batch.map((p, k) => ({ entry: entry(`p${k}`, { content: [p.source] }), origin: 'committed', file: 'f' }));
+      const lines = batch.flatMap((p) => p.lines);
+      const files = [{ path: 'f.txt', status: 'added' as const, binary: false, added: lines.map((text, i) => ({ line: i + 1, text })) }];
+      const found = new Map(scan([{ files }], compileRules(versions)).findings.map((f) => [`${f.entryId} ${f.line}`, f]));
+      batch.forEach((p, k) => {
+        lines.forEach((line, i) => {
+          const own = Math.floor(i / LINES) === k;
+          const match = p.reference.find(line);
+          const expected = match === undefined ? undefined : { column: match.index + 1, text: redact(match.text, false) };
+          const finding = found.get(`p${k} ${i + 1}`);
+          const actual = finding === undefined ? undefined : { column: finding.column, text: finding.text };
+          if (own) {
+            pairs++;
+            if (expected !== undefined) matched++;
+          } else crossPairs++;
+          if (show(actual) !== show(expected)) {
+            differences.push(`pattern ${show(p.source)} line ${show(line)} literal ${show(patternLiteral(p.source))}: re2js ${show(expected)}, prefiltered scan ${show(actual)}`);
+          }
+        });
+      });
+    }
+    t.diagnostic(`${pairs} pairs, ${matched} matched (${((100 * matched) / pairs).toFixed(1)}%); ${crossPairs} cross pairs; ${withLiteral} patterns with a literal; ${refused} patterns RE2 refused`);
+    assert.deepEqual(differences.slice(0, 20), [], `${differences.length} differences`);
+    assert.ok(pairs >= 10_000, `only ${pairs} pairs`);
+    assert.ok(matched >= pairs / 5, `only ${matched} of ${pairs} pairs matched: the test would pass vacuously`);
+    assert.ok(withLiteral >= pairs / LINES / 4, `only ${withLiteral} patterns had a literal: the prefilter was hardly exercised`);
+  });
+
+  it('never excludes a path a generated glob matches, on 3,400 generated pairs of glob and path', (t) => {
+    const rng = seededRng(4242);
+    const BATCHES = 30;
+    const PER_BATCH = 16;
+    const PATHS = 8;
+    let pairs = 0;
+    let matched = 0;
+    let refused = 0;
+    let withLiteral = 0;
+    const differences: string[] = [];
+    for (let b = 0; b < BATCHES; b++) {
+      const batch: Array<{ glob: string; paths: string[] }> = [];
+      while (batch.length < PER_BATCH) {
+        const glob = randomGlob(rng);
+        if (globProblem(glob.src) !== undefined) {
+          refused++;
+          continue;
+        }
+        if (patternLiteral(`glob:${glob.src}`) !== undefined) withLiteral++;
+        batch.push({ glob: glob.src, paths: pathsFor(rng, glob, PATHS) });
+      }
+      const versions: RuleVersion[] = batch.map((g, k) => ({ entry: entry(`g${k}`, { globs: [g.glob] }), origin: 'committed', file: 'f' }));
+      const paths = [...new Set(batch.flatMap((g) => g.paths))];
+      const files = paths.map((path) => ({ path, status: 'added' as const, added: [] }));
+      const found = new Set(scan([{ files }], compileRules(versions)).findings.map((f) => `${f.entryId} ${f.path}`));
+      batch.forEach((g, k) => {
+        for (const path of paths) {
+          const expected = compileGlob(g.glob).test(path);
+          if (g.paths.includes(path)) {
+            pairs++;
+            if (expected) matched++;
+          }
+          if (found.has(`g${k} ${path}`) !== expected) {
+            differences.push(`glob ${show(g.glob)} path ${show(path)} literal ${show(patternLiteral(`glob:${g.glob}`))}: glob ${expected}, prefiltered scan ${!expected}`);
+          }
+        }
+      });
+    }
+    t.diagnostic(`${pairs} pairs, ${matched} matched (${((100 * matched) / pairs).toFixed(1)}%); ${withLiteral} globs with a literal; ${refused} globs refused`);
+    assert.deepEqual(differences.slice(0, 20), [], `${differences.length} differences`);
+    assert.ok(pairs >= 3_000, `only ${pairs} pairs`);
+    assert.ok(matched >= pairs / 5, `only ${matched} of ${pairs} pairs matched: the test would pass vacuously`);
   });
 });

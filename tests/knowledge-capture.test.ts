@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { approveLearning, captureLearning } from '../src/knowledge/capture.js';
+import { approveLearning, captureLearning, loadRejections, rejectLearning } from '../src/knowledge/capture.js';
 import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
 import type { LearningCapture } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
@@ -126,6 +126,14 @@ describe('approving and rejecting', () => {
     const forced = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--allow-duplicate'], { cwd: root });
     assert.deepEqual([forced.code, forced.json.status], [0, 'pending']);
     assert.equal((await lore(['validate'], { cwd: root })).code, 0);
+  });
+
+  it('makes a learning rejected again the latest rejection, even after one dated in the future', async (t) => {
+    const earlier = { id: pendingEntry.id, title: 'T', description: 'D', reason: 'from a clock that ran ahead', rejectedBy: 'someone', timestamp: '2099-01-01T00:00:00.000Z' };
+    const { root, store } = await knowledgeStore(t, [[pendingEntry, 'pending']], { files: { '.knowledge/log/rejections.ndjson': `${JSON.stringify(earlier)}\n` } });
+    const { rejection } = await rejectLearning({ store, id: pendingEntry.id, reason: 'rejected again', actor: 'Reviewer <r@example.com>' });
+    assert.equal(rejection.timestamp, '2099-01-01T00:00:00.001Z');
+    assert.deepEqual((await loadRejections(root)).rejections.map((r) => [r.id, r.reason, r.timestamp]), [[pendingEntry.id, 'rejected again', '2099-01-01T00:00:00.001Z']]);
   });
 });
 

@@ -134,7 +134,7 @@ describe('lore check-plan', () => {
     const { root } = await knowledgeStore(t, [], { files: { ...inputs, 'broken.json': '{\n  "approach": "x",\n  "fileChanges": [\n', 'bad-plan.json': '{\n  "approach": "x",\n  "fileChanges": [{ "file": "a.ts" }]\n}\n' } });
     const broken = await lore(['check-plan', '--task', 'task.json', '--plan', 'broken.json'], { cwd: root });
     assert.equal(broken.code, 1);
-    assert.match(broken.stderr, /^error: could not read the task and plan from task\.json and broken\.json\nbroken\.json:4:1: error: YAML syntax: /);
+    assert.equal(broken.stderr, 'error: could not read the task and plan from task.json and broken.json\nbroken.json:4:1: error: JSON syntax: expected a value (found the end of the text)\n    3 |   "fileChanges": [\n  > 4 | \n      | ^\n');
     const bad = await lore(['check-plan', '--task', 'task.json', '--plan', 'bad-plan.json'], { cwd: root });
     assert.deepEqual(bad, { code: 1, stdout: '', stderr: [
       'error: the task and plan in task.json and bad-plan.json are invalid',

@@ -57,7 +57,7 @@ describe('usage statistics', () => {
       'rec-a': { timesApplied: 2, timesHelpful: 1, lastApplied: '2026-01-05T00:00:00.000Z' },
       'rec-b': { timesApplied: 1, timesHelpful: 0, lastApplied: '2026-01-03T00:00:00.000Z' },
     });
-    assert.deepEqual(problems.map((p) => [p.file, p.line, p.message]), [['.knowledge/log/applications.ndjson', 5, 'line 5 is not a valid application event; skipped']]);
+    assert.deepEqual(problems.map((p) => [p.file, p.line, p.message]), [['.knowledge/log/applications.ndjson', 5, 'line 5 is invalid: taskId is required but missing; timestamp is required but missing; skipped']]);
   });
 });
 

@@ -47,9 +47,9 @@ describe('parsing record text', () => {
     }
   });
 
-  it('refuses nesting deeper than the limit', () => {
+  it('refuses nesting deeper than the limit, at the first collection past it', () => {
     const deep = `a: ${'['.repeat(40)}${']'.repeat(40)}\n`;
-    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => p.message), ['the record is nested deeper than 32 levels']);
+    assert.deepEqual(parseText(deep, 'd.yaml').problems.map((p) => [p.line, p.column, p.message]), [[1, 35, 'the value is nested more than 32 levels deep (the limit, limits.max_depth)']]);
   });
 
   it('refuses duplicate keys', () => {
@@ -96,7 +96,7 @@ describe('reading records', () => {
     const result = await readRecords(root);
     assert.deepEqual(result.problems.map((p) => [p.line, p.message]), [
       [14, 'content[0] "(a)\\\\1" is not a usable regular expression: invalid escape sequence: `\\1` (patterns use RE2 syntax and run in linear time, so back-references and lookaround are not available)'],
-      [17, 'globs[0] "src/{a,b" is not a usable glob: unbalanced braces in glob "src/{a,b"'],
+      [17, 'globs[0] "src/{a,b" is not a usable glob: a { is not closed: write \\{ for a literal {'],
     ]);
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planRetention, pruneTurns, type FeatureTurns } from '../src/turns/retention.js';
@@ -76,5 +76,40 @@ describe('turn retention', () => {
     assert.deepEqual([prune.json.before, prune.json.after, prune.json.removed, prune.json.warnings], [5, 5, [], []]);
     const unknown = await lore(['turn', 'complete', '--feature', 'FEAT-X'], { cwd: root });
     assert.deepEqual(unknown, { code: 2, stdout: '', stderr: 'error: no turns recorded for feature FEAT-X in project demo, so there is nothing to complete\nhint: features with turns: A, B\n' });
+  });
+
+  it('refuses to rewrite a log with a line it cannot read, naming file and line; a record still succeeds and warns', async (t) => {
+    const a = [turn('A', 'T', 1, 1), turn('A', 'T', 2, 2), turn('A', 'T', 3, 3), turn('A', 'T', 4, 4), completion('A', 5)];
+    const text = ndjson(a.slice(0, 2)) + '{"id": "TURN-A-T-T9", "feature_id": "A", cut off by hand\n' + ndjson(a.slice(2));
+    const { root } = await seededStore(t, { '.knowledge/config.yaml': LIMIT_CONFIG, '.knowledge/turns/demo/A.ndjson': text });
+    const file = join(root, '.knowledge/turns/demo/A.ndjson');
+    const refusal = 'refusing to rewrite .knowledge/turns/demo/A.ndjson: line 3 is not valid JSON, and a rewrite would lose it; none of its turns were pruned (fix or remove the line by hand: lore validate lists every such line)';
+    const dry = await lore(['turn', 'prune', '--dry-run'], { cwd: root });
+    assert.deepEqual(dry, { code: 1, stdout: '', stderr: `error: ${refusal}\n` });
+    const prune = await lore(['turn', 'prune'], { cwd: root });
+    assert.deepEqual(prune, { code: 1, stdout: '', stderr: `error: ${refusal}\n` });
+    assert.equal(readFileSync(file, 'utf8'), text);
+    const json = await loreJson<{ removed: unknown[]; after: number; refused: unknown[] }>(['turn', 'prune'], { cwd: root });
+    assert.deepEqual([json.code, json.json.removed, json.json.after, json.json.refused], [1, [], 4, [{
+      severity: 'error', file: '.knowledge/turns/demo/A.ndjson', line: 3, column: 1, message: 'refusing to rewrite .knowledge/turns/demo/A.ndjson: line 3 is not valid JSON, and a rewrite would lose it',
+    }]]);
+    const recorded = await lore(['turn', 'record', '--feature', 'A', '--task', 'T', '--turn', '5', '--player-decision', 'p', '--coach-decision', 'approve', '--progress', 's'], { cwd: root });
+    assert.deepEqual(recorded, { code: 0, stdout: 'recorded TURN-A-T-T5 in .knowledge/turns/demo/A.ndjson (new turn)\n', stderr: `warning: ${refusal}\n` });
+    const after = readFileSync(file, 'utf8');
+    assert.equal(after.slice(0, text.length), text);
+    assert.deepEqual(after.slice(text.length).trimEnd().split('\n').map((l) => (JSON.parse(l) as TurnState).id), ['TURN-A-T-T5']);
+    // Fixed by hand, the log is pruned at the next record.
+    writeFileSync(file, after.replace(/^\{"id": "TURN-A-T-T9".*\n/m, ''));
+    const fixed = await loreJson<{ prune: { removed: Array<{ id: string }>; refused: unknown[] } }>(['turn', 'record', '--feature', 'B', '--task', 'T', '--turn', '1', '--player-decision', 'p', '--coach-decision', 'approve', '--progress', 's'], { cwd: root });
+    assert.deepEqual([fixed.json.prune.removed.map((x) => x.id), fixed.json.prune.refused], [['TURN-A-T-T1', 'TURN-A-T-T2'], []]);
+  });
+
+  it('prunes a log holding a line over 1 MiB without losing it or the lines after it', async (t) => {
+    const long = turn('A', 'T', 2, 2, { progress_summary: 'y'.repeat(2 * 1024 * 1024) });
+    const a = [turn('A', 'T', 1, 1), long, turn('A', 'T', 3, 3), turn('A', 'T', 4, 4), completion('A', 5)];
+    const { root, store } = await seededStore(t, { '.knowledge/config.yaml': LIMIT_CONFIG, '.knowledge/turns/demo/A.ndjson': ndjson(a) });
+    const result = await pruneTurns({ store, project: 'demo' });
+    assert.deepEqual([result.removed.map((x) => x.id), result.refused], [['TURN-A-T-T1'], []]);
+    assert.equal(readFileSync(join(root, '.knowledge/turns/demo/A.ndjson'), 'utf8'), ndjson(a.slice(1)));
   });
 });

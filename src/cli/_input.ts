@@ -1,8 +1,9 @@
 // Reading a command's input: a FILE, or standard input for `-` (or for no FILE when stdin is piped).
-// One reader for every command, so input is capped and errors read the same everywhere.
+// One reader for every command, so input is capped, decoded strictly, and errors read the same everywhere.
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { isErrno, LoreError, UsageError } from '../errors.js';
+import { decodeUtf8OrThrow } from '../fs/utf8.js';
 import type { InputText } from '../knowledge/task-input.js';
 import type { Store } from '../store/open.js';
 import type { CommandContext } from './command.js';
@@ -35,7 +36,8 @@ async function readBounded(stream: AsyncIterable<unknown>, name: string, limit: 
     }
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // Untrusted bytes are decoded strictly: a byte that is not UTF-8 is an error with its line, not a U+FFFD.
+  return decodeUtf8OrThrow(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), name, name === '<stdin>' ? 'the input' : 'the file');
 }
 
 /** Reads FILE, or stdin for `-`; with no FILE, stdin when it is not a terminal. `file` names it (`<stdin>`). */

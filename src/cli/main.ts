@@ -166,7 +166,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       progress: (text) => {
         if (io.stderr.isTTY === true) io.stderr.write(text === undefined ? '\r\u001b[K' : `\r\u001b[K${text}`);
       },
-      openStore: async (options = {}) => (await import('../store/open.js')).openStore({ cwd: io.cwd, store: storeDir, ...options }),
+      openStore: async (options = {}) => {
+        const store = await (await import('../store/open.js')).openStore({ cwd: io.cwd, store: storeDir, ...options });
+        const done = store.recovered;
+        if (done !== undefined) io.stderr.write(`lore: ${done.action} an interrupted ${done.operation} of process ${done.pid} (${done.files} file${done.files === 1 ? '' : 's'}) before going on\n`);
+        return store;
+      },
       string: (name) => parsed.values[name] as string | undefined,
       strings: (name) => (parsed.values[name] as string[] | undefined) ?? [],
       flag: (name) => parsed.values[name] === true,

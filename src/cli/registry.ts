@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', group: 'Store', summary: 'scaffold .knowledge/ in this git repository', load: () => import('./commands/init.js') },
   { name: 'seed', group: 'Store', summary: 'write the default roles, gate profiles and modes', load: () => import('./commands/seed.js') },
   { name: 'validate', group: 'Store', summary: 'check every file of the store against its schema and rules', load: () => import('./commands/validate.js') },
+  { name: 'doctor', group: 'Store', summary: 'find (and with --fix remove) what crashes left in the store', load: () => import('./commands/doctor.js') },
   { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
   { name: 'list', group: 'Store', summary: 'list records, optionally of one kind', load: () => import('./commands/list.js') },
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
@@ -80,7 +81,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Commit guard (issue 7): add entries below this line.
   { name: 'check', group: 'Commit guard', summary: 'check a change against the prohibitions: staged, a range of commits, or files', load: () => import('./commands/check.js') },
   { name: 'diff', group: 'Commit guard', summary: 'summarise what changed in .knowledge/ between two refs, riskiest first (for PRs)', load: () => import('./commands/diff.js') },
-  { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook in this repository, chaining any existing hook", load: () => import('./commands/hook-install.js') },
+  { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook where git provably runs it, keeping any existing hook", load: () => import('./commands/hook-install.js') },
   { name: 'hook uninstall', group: 'Commit guard', summary: "remove lore's pre-commit hook and restore the hook it chained", load: () => import('./commands/hook-uninstall.js') },
   { name: 'hook pre-commit', group: 'Commit guard', summary: 'the pre-commit hook: check the staged change, block on critical prohibitions', load: () => import('./commands/hook-pre-commit.js') },
 ];

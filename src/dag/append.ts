@@ -1,6 +1,8 @@
 // What an append writes: the checks on a new actor or critic node and the lines that record it.
 // Pure: it reads the project's state and returns lines, so the caller can run it under the log's
-// lock after refreshing the state (a critic's target update then never loses another child).
+// lock after refreshing the state (a critic's target update then never loses another child). Lines
+// carry the time of the write; the log engine's version rule (Dag.write) moves a line after the
+// latest version of its id when that one is later.
 import { randomBytes } from 'node:crypto';
 import { LoreError } from '../errors.js';
 import { validateAgainst } from '../schema/validate.js';
@@ -8,7 +10,7 @@ import type { ArtifactRef, DagNode, DagRole, Verdict } from '../types.js';
 import { artifactRef, type ArtifactInput } from './artifacts.js';
 import { distinctLocations, isLocated, normaliseContext } from './project-name.js';
 import type { DagLine } from './replay.js';
-import { timeOf, type ProjectState } from './state.js';
+import type { ProjectState } from './state.js';
 
 /** The roles a node may have. */
 export const ROLES: readonly DagRole[] = ['actor', 'critic', 'summary'];
@@ -44,11 +46,6 @@ export interface AppendPlan {
   /** The reviewed node with the critic added to its children (critic nodes only). */
   target?: DagNode;
   warnings: string[];
-}
-
-/** An ISO time at `now`, but strictly after `after` (ms), so a new version always wins replay. */
-export function stampAfter(now: number, after: number): string {
-  return new Date(Math.max(now, after + 1)).toISOString();
 }
 
 function usage(message: string, hint?: string): LoreError {
@@ -133,7 +130,8 @@ export function planAppend(input: AppendInput, state: ProjectState, now: number)
   let target: DagNode | undefined;
   if (role === 'critic') {
     const old = state.nodes.get(input.target!)!;
-    target = { ...old, children: [...new Set([...old.children, id])], updatedAt: stampAfter(now, timeOf(old.updatedAt ?? old.createdAt)) };
+    // Stamped `now` here; the log's version rule moves it after the old version when that is later.
+    target = { ...old, children: [...new Set([...old.children, id])], updatedAt: createdAt };
     lines.push(target);
   }
   const warning = collisionWarning(state, input.projectContext);

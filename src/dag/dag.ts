@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, LoreError, type Problem } from '../errors.js';
 import { withLog } from '../log/ndjson.js';
+import type { VersionRule } from '../log/versions.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import type { DagNode } from '../types.js';
 import { notFound, planAppend, type AppendInput } from './append.js';
@@ -14,7 +15,7 @@ import { planMigration, readKgDir, type MigratedProject } from './migrate.js';
 import { assertProjectName, distinctLocations, isProjectName, projectNameFromContext } from './project-name.js';
 import { branches, DEFAULT_WINDOW, exportPlan, resume, type BranchHead, type PlanItem, type ResumeResult } from './queries.js';
 import { planRemoval, type RemovalPlan } from './remove.js';
-import { isNode, loadDagState, type DagLine, type DagState } from './replay.js';
+import { isNode, lineTime, loadDagState, type DagLine, type DagState } from './replay.js';
 import type { ProjectState } from './state.js';
 import { planSummary, type SummarizeInput } from './summarize.js';
 
@@ -121,10 +122,24 @@ export class Dag {
     if ((await signatureOf(this.file)) !== this.signature) await this.reload('log_changed');
   }
 
+  /** The log's version rule: a line is stamped after the latest line of its (project, id), tombstones included. */
+  private versions(): VersionRule<DagLine> {
+    return {
+      keyOf: (line) => `${line.project}\u0000${line.id}`,
+      latest: (key) => this.state.latestTime(key),
+      timeOf: lineTime,
+      stamp: (line, at) => {
+        if (isNode(line) && line.updatedAt !== undefined) line.updatedAt = at;
+        else line.createdAt = at;
+      },
+    };
+  }
+
   /**
-   * Runs one write: under the log's lock, refresh the state, plan the lines, append them, apply
-   * them. The plan runs once before the lock too, so bad input fails without waiting for it, and
-   * the slow first steps (a reload, compiling the schema) are not done while others wait.
+   * Runs one write: under the log's lock, refresh the state, plan the lines, append them (stamped
+   * by the version rule), apply them. The plan runs once before the lock too, so bad input fails
+   * without waiting for it, and the slow first steps (a reload, compiling the schema) are not done
+   * while others wait.
    */
   private async write<T>(plan: () => { lines: DagLine[]; result: T }): Promise<T> {
     await this.refresh();
@@ -132,7 +147,7 @@ export class Dag {
     return withLog(this.file, async (writer) => {
       await this.refresh();
       const { lines, result } = plan();
-      await writer.append(lines);
+      await writer.append(lines, this.versions());
       for (const line of lines) this.state.apply(line);
       this.signature = await signatureOf(this.file);
       for (const line of lines) {

@@ -5,7 +5,8 @@
 // A relation is a parent link: `to` gets `from` as a parent. Works on strings only.
 import { posix } from 'node:path';
 import type { Problem } from '../errors.js';
-import { parseText } from '../store/parse.js';
+import { parseJsonText } from '../store/json-text.js';
+import type { ParsedText } from '../store/parse.js';
 import { validateAgainst, type SchemaIssue } from '../schema/validate.js';
 import type { ArtifactRef, DagNode } from '../types.js';
 import { artifactRef } from './artifacts.js';
@@ -34,14 +35,6 @@ const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '
 
 function issue(pointer: string, message: string): SchemaIssue {
   return { pointer, locatePointer: pointer, atKey: false, message };
-}
-
-function jsonSyntaxProblem(text: string, file: string, error: Error): Problem {
-  const at = /position (\d+)/.exec(error.message);
-  if (at === null) return { severity: 'error', file, message: `is not valid JSON: ${error.message}` };
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  return { severity: 'error', file, line, column: before.length - before.lastIndexOf('\n'), message: `is not valid JSON: ${error.message}` };
 }
 
 /** The entities of the file with their JSON pointers; an issue when `entities` has another shape. */
@@ -102,10 +95,10 @@ function applyRelations(value: Json, nodes: Map<string, DagNode>, issues: Schema
   });
 }
 
-function locate(text: string, file: string, issues: SchemaIssue[]): Problem[] {
-  const parsed = issues.length === 0 ? undefined : parseText(text, file, { maxAliases: 0, maxDepth: 64 });
-  return issues.map((i) => {
-    const at = parsed?.locate(i.locatePointer, i.atKey);
+function locate(parsed: ParsedText, file: string, issues: SchemaIssue[]): Problem[] {
+  const found = parsed.locateAll(issues.map((i) => ({ pointer: i.locatePointer, atKey: i.atKey })));
+  return issues.map((i, k) => {
+    const at = found[k];
     return { severity: 'error', file, ...(at === undefined ? {} : { line: at.line, column: at.column, frame: at.frame }), pointer: i.pointer, message: i.message };
   });
 }
@@ -113,13 +106,9 @@ function locate(text: string, file: string, issues: SchemaIssue[]): Problem[] {
 /** Parses one `kg.<project>.json` text; `time` stands in for a missing createdAt. */
 export function parseKgFile(text: string, file: string, project: string, time: string): KgFile {
   const result: KgFile = { file, project, nodes: [], artifacts: [], problems: [], warnings: [] };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    result.problems.push(jsonSyntaxProblem(text, file, error as Error));
-    return result;
-  }
+  const parsed = parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file, { maxDepth: 64 });
+  if (parsed.value === undefined) return { ...result, problems: parsed.problems };
+  const value = parsed.value;
   if (!isObject(value)) return { ...result, problems: [{ severity: 'error', file, line: 1, column: 1, message: 'must be a JSON object with "entities" and "relations"' }] };
   const issues: SchemaIssue[] = [];
   const dropped = new Set<string>();
@@ -143,7 +132,7 @@ export function parseKgFile(text: string, file: string, project: string, time: s
   for (const line of [...result.nodes, ...result.artifacts]) {
     for (const i of validateAgainst('dag-line', line)) issues.push({ ...i, pointer: pointers.get(line)! + i.pointer, locatePointer: pointers.get(line)! + i.locatePointer });
   }
-  result.problems = locate(text, file, issues);
+  result.problems = locate(parsed, file, issues);
   result.warnings = [...dropped].sort().map((field) => ({ severity: 'warning', file, message: `field "${field}" has no place in the thought log and was left out` }));
   return result;
 }

@@ -4,6 +4,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { readCapped } from '../store/read.js';
 import { parseKgFile, type KgFile } from './kg-file.js';
 import { projectNameFromContext } from './project-name.js';
@@ -39,9 +40,11 @@ export async function readKgDir(dir: string): Promise<KgFile[]> {
   for (const name of names) {
     const path = join(dir, name);
     const read = readCapped(path, MAX_KG_BYTES);
-    if (!('text' in read)) throw new LoreError('TOO_LARGE', `${path} is ${read.size} bytes, over the migration limit of ${MAX_KG_BYTES} bytes`);
+    if (!('bytes' in read)) throw new LoreError('TOO_LARGE', `${path} is ${read.size} bytes, over the migration limit of ${MAX_KG_BYTES} bytes`);
     const time = (await stat(path)).mtime.toISOString();
-    files.push(parseKgFile(read.text, path, projectNameFromContext(KG_FILE.exec(name)![1]!), time));
+    const project = projectNameFromContext(KG_FILE.exec(name)![1]!);
+    const decoded = decodeUtf8(read.bytes);
+    files.push('text' in decoded ? parseKgFile(decoded.text, path, project, time) : { file: path, project, nodes: [], artifacts: [], problems: [utf8Problem(path, decoded.fault)], warnings: [] });
   }
   return files;
 }

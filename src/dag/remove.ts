@@ -2,9 +2,9 @@
 // children) is kept unless the caller cascades, which deletes every descendant too.
 import { LoreError } from '../errors.js';
 import type { DagNode, DagTombstone } from '../types.js';
-import { notFound, stampAfter } from './append.js';
+import { notFound } from './append.js';
 import type { DagLine } from './replay.js';
-import { timeOf, type ProjectState } from './state.js';
+import type { ProjectState } from './state.js';
 
 export interface RemovalPlan {
   lines: DagLine[];
@@ -30,9 +30,7 @@ function descendants(state: ProjectState, root: DagNode): DagNode[] {
   return [...found.values()];
 }
 
-const versionTime = (node: DagNode): number => timeOf(node.updatedAt ?? node.createdAt);
-
-/** The lines that delete `id` (and, with cascade, its descendants); refuses when others depend on it. */
+/** The lines that delete `id` (and, with cascade, its descendants), at `now` (Dag.write stamps them after older versions); refuses when others depend on it. */
 export function planRemoval(state: ProjectState, id: string, options: { cascade?: boolean }, now: number): RemovalPlan {
   const node = state.nodes.get(id);
   if (node === undefined) throw notFound(id, state);
@@ -44,12 +42,13 @@ export function planRemoval(state: ProjectState, id: string, options: { cascade?
   }
   const doomed = descendants(state, node);
   const gone = new Set(doomed.map((n) => n.id));
-  const tombstones: DagTombstone[] = doomed.map((n) => ({ id: n.id, project: state.name, deleted: true, createdAt: stampAfter(now, versionTime(n)) }));
+  const at = new Date(now).toISOString();
+  const tombstones: DagTombstone[] = doomed.map((n) => ({ id: n.id, project: state.name, deleted: true, createdAt: at }));
   const updates: DagNode[] = [];
   for (const kept of new Set(doomed.flatMap((n) => n.parents))) {
     const parent = state.nodes.get(kept);
     if (parent === undefined || gone.has(kept) || !parent.children.some((c) => gone.has(c))) continue;
-    updates.push({ ...parent, children: parent.children.filter((c) => !gone.has(c)), updatedAt: stampAfter(now, versionTime(parent)) });
+    updates.push({ ...parent, children: parent.children.filter((c) => !gone.has(c)), updatedAt: at });
   }
   const affected = new Set(doomed.flatMap((n) => state.summariesCovering(n.id).map((s) => s.id)));
   return { lines: [...tombstones, ...updates], deleted: [...gone], updated: updates.map((u) => u.id), affectedSummaries: [...affected].filter((s) => !gone.has(s)) };

@@ -29,13 +29,22 @@ export function lineTime(line: DagLine): number {
 /** Every project's state. */
 export class DagState {
   readonly projects = new Map<string, ProjectState>();
-  /** Ids whose latest line is a tombstone, as `project\0id`: deleted on purpose, not missing. */
-  readonly deleted = new Set<string>();
+  /** Ids whose latest line is a tombstone, as `project\0id`, with the tombstone's time: deleted on purpose, not missing. */
+  readonly deleted = new Map<string, number>();
   private seq = 0;
 
   /** Whether the latest line of `id` in `project` deletes it. */
   isDeleted(project: string, id: string): boolean {
     return this.deleted.has(`${project}\u0000${id}`);
+  }
+
+  /** The time (ms) of the latest line of `key` (`project\0id`): a node, an artifact or a tombstone; undefined when there is none. */
+  latestTime(key: string): number | undefined {
+    const at = key.indexOf('\u0000');
+    const state = this.projects.get(key.slice(0, at));
+    const id = key.slice(at + 1);
+    const line = state?.nodes.get(id) ?? (state?.artifacts.get(id) as DagLine | undefined);
+    return line === undefined ? this.deleted.get(key) : lineTime(line);
   }
 
   /** The state of a project; an empty one (not kept) when the project has no lines. */
@@ -48,7 +57,7 @@ export class DagState {
     let state = this.projects.get(line.project);
     const key = `${line.project}\u0000${line.id}`;
     if (isTombstone(line)) {
-      this.deleted.add(key);
+      this.deleted.set(key, lineTime(line));
       state?.remove(line.id);
       if (state?.nodes.size === 0 && state.artifacts.size === 0) this.projects.delete(line.project);
       return;
@@ -115,6 +124,6 @@ export async function loadDagState(file: string, displayPath: string): Promise<L
   const result = await replayLog<DagLine>(file, { displayPath, keyOf: (line) => `${line.project}\u0000${line.id}`, timeOf: lineTime, validate: whyNotLoadable });
   const state = new DagState();
   for (const { value } of result.records.values()) state.apply(value);
-  for (const key of result.deleted) state.deleted.add(key);
+  for (const [key, line] of result.deleted) state.deleted.set(key, lineTime(line.value));
   return { state, lines: result.lines, problems: result.problems, ms: performance.now() - started };
 }

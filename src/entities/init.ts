@@ -10,7 +10,9 @@ import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js'
 import { checkVersion, configTemplate } from '../store/config.js';
 import { slugify } from '../store/ids.js';
 import { displayPath, KNOWLEDGE_DIR, knowledgeDir, SCHEMA_COPY_DIR } from '../store/layout.js';
+import { ensureLines, STORE_IGNORES } from '../store/leftovers.js';
 import { parseText } from '../store/parse.js';
+import { withWriteLock } from '../store/transaction.js';
 import { seedDefaults, type SeedItem } from './seed.js';
 
 export interface InitOptions {
@@ -24,16 +26,9 @@ export interface InitResult {
   root: string;
   /** Files created or changed, relative to the root. */
   changed: string[];
+  /** Those of `changed` that existed and were completed (lines added to .gitignore, .gitattributes). */
+  updated: string[];
   seeded: SeedItem[];
-}
-
-/** Makes sure a line-based file (.gitignore, .gitattributes) holds `line`; returns whether it changed. */
-async function ensureLine(path: string, line: string): Promise<boolean> {
-  const existing = await readTextIfExists(path);
-  if (existing !== undefined && existing.split(/\r?\n/).some((l) => l.trim() === line)) return false;
-  const base = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
-  await writeFileAtomic(path, `${base}${line}\n`);
-  return true;
 }
 
 /** The repository's name as a project id: "My Repo" → "my-repo". */
@@ -55,6 +50,10 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
   }
   const dir = knowledgeDir(root);
   await mkdir(dir, { recursive: true });
+  return withWriteLock(root, () => initLocked(root, dir));
+}
+
+async function initLocked(root: string, dir: string): Promise<InitResult> {
   const changed: string[] = [];
   const configPath = join(dir, 'config.yaml');
   const config = await readTextIfExists(configPath);
@@ -65,12 +64,18 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
     // Never touch an existing configuration, but do not seed into a store of a newer format.
     checkVersion(parseText(config, `${KNOWLEDGE_DIR}/config.yaml`).value, `${KNOWLEDGE_DIR}/config.yaml`);
   }
-  if (await ensureLine(join(dir, '.gitattributes'), '*.ndjson merge=union')) changed.push(`${KNOWLEDGE_DIR}/.gitattributes`);
-  if (await ensureLine(join(dir, '.gitignore'), '.cache/')) changed.push(`${KNOWLEDGE_DIR}/.gitignore`);
+  const updated: string[] = [];
+  for (const [name, lines] of [['.gitattributes', ['*.ndjson merge=union']], ['.gitignore', STORE_IGNORES]] as const) {
+    const path = join(dir, name);
+    const existed = (await readTextIfExists(path)) !== undefined;
+    if ((await ensureLines(path, lines)).length === 0) continue;
+    changed.push(`${KNOWLEDGE_DIR}/${name}`);
+    if (existed) updated.push(`${KNOWLEDGE_DIR}/${name}`);
+  }
   changed.push(...(await copySchemas(root)));
   const seeded = await seedDefaults(root);
   changed.push(...seeded.filter((s) => s.status === 'added').map((s) => s.file));
-  return { root, changed, seeded };
+  return { root, changed, updated, seeded };
 }
 
 /** Copies the schemas into `.knowledge/schemas/` for editors (left alone when it is a symlink). */

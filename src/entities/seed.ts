@@ -3,7 +3,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { displayPath, recordPath, type RecordKindName } from '../store/layout.js';
 import { readRecord } from '../store/read.js';
-import { writeRecord } from '../store/write.js';
+import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { putRecord } from '../store/write.js';
 import { DEFAULT_GATES, DEFAULT_MODES, DEFAULT_ROLES } from './defaults.js';
 
 export type SeedStatus = 'added' | 'kept' | 'skipped' | 'reset';
@@ -35,6 +36,12 @@ export function defaultRecords(): Array<{ kind: RecordKindName; id: string; valu
 
 /** Writes the defaults that are missing; reports what it added, kept and skipped. */
 export async function seedDefaults(root: string, options: SeedOptions = {}): Promise<SeedItem[]> {
+  if (options.dryRun) return seedInto(root, undefined, options);
+  // All the defaults or none of them, even across a crash.
+  return writeStore(root, 'lore seed', (tx) => seedInto(root, tx, options));
+}
+
+async function seedInto(root: string, tx: StoreTransaction | undefined, options: SeedOptions): Promise<SeedItem[]> {
   const items: SeedItem[] = [];
   for (const { kind, id, value } of defaultRecords()) {
     const file = displayPath(root, recordPath(root, kind, id));
@@ -46,7 +53,7 @@ export async function seedDefaults(root: string, options: SeedOptions = {}): Pro
       const reason = existing.record === undefined ? 'is invalid; fix it, or --force resets it' : 'differs from the default (edited by a person?); --force resets it';
       items.push({ kind, id, file, status: 'skipped', reason });
     } else {
-      if (!options.dryRun) await writeRecord(root, kind, value);
+      if (tx !== undefined) await putRecord(tx, kind, value);
       items.push({ kind, id, file, status: existing === undefined ? 'added' : 'reset' });
     }
   }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../errors.js';
+import { assertNoSymlinkedDirs } from './no-follow.js';
 
 /** fsyncs a directory so a rename or unlink in it survives a crash (a no-op where unsupported). */
 export async function fsyncDir(dir: string): Promise<void> {
@@ -19,15 +20,23 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes a file atomically: temp file in the same folder, fsync, rename over the target, fsync the folder. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes a file atomically: temp file in the same folder, fsync, rename over the target, fsync the
+ * folder. Inside a store, refuses a symlinked folder on the way; the rename replaces a symlink at
+ * the target itself instead of writing where it points. `durable: false` skips the fsyncs, for
+ * caches: still never half a file to a reader, but a crash may lose the write (the cache is rebuilt).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+  const durable = options.durable ?? true;
   const dir = dirname(path);
+  // Before mkdir, which would follow a symlinked folder and create folders wherever it points.
+  assertNoSymlinkedDirs(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (durable) await handle.sync();
   } catch (error) {
     await handle.close();
     await unlink(temp).catch(() => undefined);
@@ -40,11 +49,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 /** Deletes a file durably; returns false when it did not exist. */
 export async function unlinkDurable(path: string): Promise<boolean> {
+  assertNoSymlinkedDirs(path);
   try {
     await unlink(path);
   } catch (error) {

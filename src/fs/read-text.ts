@@ -1,13 +1,33 @@
 // Reading a text file that may not exist.
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
+import { assertNoSymlinkedDirs, inStore, READ_NOFOLLOW, rethrowSymlink } from './no-follow.js';
 
-/** The file's text, or undefined when it does not exist; other errors are thrown. */
+/** The file's text, or undefined when it does not exist; other errors are thrown. Never through a symlink inside a store. */
 export async function readTextIfExists(path: string): Promise<string | undefined> {
+  assertNoSymlinkedDirs(path);
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path, { encoding: 'utf8', flag: inStore(path) ? READ_NOFOLLOW : 'r' });
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return undefined;
-    throw error;
+    return rethrowSymlink(error, path);
+  }
+}
+
+/** readTextIfExists, synchronously (a cache read while a command starts). */
+export function readTextIfExistsSync(path: string): string | undefined {
+  assertNoSymlinkedDirs(path);
+  let fd: number;
+  try {
+    fd = openSync(path, inStore(path) ? READ_NOFOLLOW : 'r');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    return rethrowSymlink(error, path);
+  }
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }

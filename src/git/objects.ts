@@ -1,4 +1,5 @@
 // Reading files as git stores them: a tree at a ref, the index (what will be committed), blobs.
+import { spawn } from 'node:child_process';
 import { LoreError } from '../errors.js';
 import { git, gitBytes } from './exec.js';
 
@@ -37,7 +38,7 @@ export async function refExists(where: Where, ref: string): Promise<boolean> {
 
 /** The blobs under `paths` at `ref` (recursively). */
 export async function listTree(where: Where, ref: string, paths: readonly string[]): Promise<GitFile[]> {
-  const text = await git(['ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths], where);
+  const text = await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths], where);
   // "<mode> blob <oid>\t<path>"
   return parseEntries(text, (meta, path) => {
     const [, type, blob] = meta.split(' ');
@@ -47,7 +48,7 @@ export async function listTree(where: Where, ref: string, paths: readonly string
 
 /** The blobs under `paths` in the index (respects GIT_INDEX_FILE in `env`). */
 export async function listIndex(where: Where, paths: readonly string[]): Promise<GitFile[]> {
-  const text = await git(['ls-files', '-s', '-z', '--', ...paths], where);
+  const text = await git(['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...paths], where);
   // "<mode> <oid> <stage>\t<path>"; a conflicted file (stage > 0) is not committable yet.
   return parseEntries(text, (meta, path) => {
     const [, blob, stage] = meta.split(' ');
@@ -55,23 +56,89 @@ export async function listIndex(where: Where, paths: readonly string[]): Promise
   });
 }
 
+export interface BlobRead {
+  /** The content of every blob read, by id. */
+  blobs: Map<string, Buffer>;
+  /** Blobs over `maxBytes`, by id: their size (their content was not kept). */
+  tooLarge: Map<string, number>;
+}
+
+/**
+ * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
+ * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
+ * be on their way: git starts at once and reads them when they come.
+ */
+export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity): Promise<BlobRead> {
+  const result: BlobRead = { blobs: new Map(), tooLarge: new Map() };
+  if (Array.isArray(ids) && ids.length === 0) return result;
+  let unique: string[] = [];
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch', '--buffer'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const errors: Buffer[] = [];
+    let failure: LoreError | undefined;
+    // Parser state: a header being read, or `left` bytes of the current blob, then its newline.
+    let header: Buffer[] = [];
+    let current: { oid: string; size: number; parts: Buffer[] | undefined } | undefined;
+    let left = 0;
+    const finishBlob = (): void => {
+      if (current!.parts === undefined) result.tooLarge.set(current!.oid, current!.size);
+      else result.blobs.set(current!.oid, Buffer.concat(current!.parts, current!.size));
+      current = undefined;
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      let at = 0;
+      while (at < chunk.length && failure === undefined) {
+        if (current === undefined) {
+          const newline = chunk.indexOf(0x0a, at);
+          header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
+          if (newline === -1) return;
+          at = newline + 1;
+          const [oid, type, size] = Buffer.concat(header).toString('utf8').split(' ');
+          header = [];
+          if (type === 'missing' || size === undefined) {
+            failure = new LoreError('GIT', `git has no object ${oid}`);
+            child.kill();
+            return;
+          }
+          current = { oid: oid!, size: Number(size), parts: Number(size) > maxBytes ? undefined : [] };
+          left = Number(size);
+          continue;
+        }
+        if (left > 0) {
+          const n = Math.min(left, chunk.length - at);
+          current.parts?.push(chunk.subarray(at, at + n));
+          left -= n;
+          at += n;
+          continue;
+        }
+        at += 1; // the newline git writes after each blob
+        finishBlob();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+    child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
+    child.on('close', (code) => {
+      if (failure !== undefined) return reject(failure);
+      if (code !== 0) return reject(new LoreError('GIT', `git cat-file --batch failed: ${Buffer.concat(errors).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`}`));
+      const missing = unique.find((id) => !result.blobs.has(id) && !result.tooLarge.has(id));
+      if (missing !== undefined) return reject(new LoreError('GIT', `git cat-file --batch did not return ${missing}`));
+      resolve(result);
+    });
+    child.stdin.on('error', () => undefined);
+    Promise.resolve(ids).then((list) => {
+      unique = [...new Set(list)];
+      child.stdin.end(unique.length === 0 ? '' : `${unique.join('\n')}\n`);
+    }, (error: unknown) => {
+      failure = error instanceof LoreError ? error : new LoreError('GIT', `could not list the objects to read: ${(error as Error).message}`, { cause: error });
+      child.stdin.end();
+      child.kill();
+    });
+  });
+}
+
 /** Reads blobs by id in one `git cat-file --batch`. */
 export async function readBlobs(where: Where, blobs: readonly string[]): Promise<Map<string, Buffer>> {
-  const unique = [...new Set(blobs)];
-  const result = new Map<string, Buffer>();
-  if (unique.length === 0) return result;
-  const out = await gitBytes(['cat-file', '--batch'], { ...where, input: `${unique.join('\n')}\n` });
-  let offset = 0;
-  while (offset < out.length) {
-    const newline = out.indexOf(0x0a, offset);
-    const header = out.toString('utf8', offset, newline);
-    const [oid, type, size] = header.split(' ');
-    if (type === 'missing' || size === undefined) throw new LoreError('GIT', `git has no object ${oid}`);
-    const start = newline + 1;
-    result.set(oid!, out.subarray(start, start + Number(size)));
-    offset = start + Number(size) + 1;
-  }
-  return result;
+  return (await readBlobsCapped(where, blobs)).blobs;
 }
 
 /**

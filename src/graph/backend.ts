@@ -5,6 +5,7 @@ import { relative, resolve } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { withLock } from '../log/lock.js';
 import { openStore } from '../store/open.js';
+import { writeStore } from '../store/transaction.js';
 import { loadMemoryFile, saveMemoryFile, type LoadedGraph } from './memory-file.js';
 import type { ContextGraph } from './model.js';
 import { loadStoreGraph, saveStoreGraph, type SavedFile } from './store-graph.js';
@@ -69,7 +70,9 @@ async function storeBackend(options: BackendOptions): Promise<GraphBackend> {
     path: store.root,
     load: () => loadStoreGraph(store.root, { limits: store.config.limits }),
     save: (graph) => saveStoreGraph(store.root, graph),
-    update: (change) => loadChangeSave(backend, change),
+    // Load, change and save under the store's write lock, as one transaction: concurrent updates
+    // all land, and a crash leaves all of an update's entity files or none.
+    update: (change) => writeStore(store.root, 'lore graph update', () => loadChangeSave(backend, change)),
   };
   return backend;
 }

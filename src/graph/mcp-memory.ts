@@ -3,7 +3,8 @@
 // and relation lines {type: "relation", from, to, relationType}. Observations become the
 // property `observations`; any other field becomes a property too.
 import { ValidationError, type Problem } from '../errors.js';
-import { codeFrame } from '../store/parse.js';
+import { parseJsonText } from '../store/json-text.js';
+import { codeFrame } from '../store/text-position.js';
 import type { EntityUpdate, GraphUpdate, JsonValue, RelationshipUpdate } from '../types.js';
 
 type Line = Record<string, JsonValue>;
@@ -40,15 +41,12 @@ export function parseMcpMemory(text: string, file: string): GraphUpdate {
   const entities: EntityUpdate[] = [];
   const relationships: RelationshipUpdate[] = [];
   const problems: Problem[] = [];
-  text.replace(/^\uFEFF/, '').split('\n').forEach((raw, index) => {
+  text.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
     const fail = (message: string): void => void problems.push({ severity: 'error', file, line: index + 1, column: 1, frame: codeFrame(text, index + 1, 1), message });
-    let line: unknown;
-    try {
-      line = JSON.parse(raw);
-    } catch (error) {
-      return fail(`invalid JSON: ${(error as Error).message.replace(/, "[\s\S]*" is not valid JSON$/, '')}`);
-    }
+    const parsed = parseJsonText(raw.replace(/^\uFEFF/, ''), file, { maxDepth: 32 }, index + 1);
+    if (parsed.value === undefined) return void problems.push(...parsed.problems);
+    const line = parsed.value;
     if (line === null || typeof line !== 'object' || Array.isArray(line)) return fail('expected a JSON object per line');
     const type = (line as Line).type;
     const converted = type === 'entity' ? entityFrom(line as Line) : type === 'relation' ? relationFrom(line as Line) : `"type" must be "entity" or "relation" (found ${JSON.stringify(type ?? null)})`;

@@ -6,7 +6,8 @@ import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js'
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { EntityInput, GraphMemory, GraphMemoryFile, RelationshipInput } from '../types.js';
-import { parseJson, withPositions } from './_json.js';
+import { decodeUtf8, decodeUtf8OrThrow } from '../fs/utf8.js';
+import { parseJson, parseJsonText, withPositions } from '../store/json-text.js';
 import { describeRelationship, relationshipKey } from './merge.js';
 import { ContextGraph, type GraphOptions } from './model.js';
 
@@ -69,15 +70,15 @@ export function parseMemoryFile(text: string, file: string, options: GraphOption
  */
 export async function loadMemoryFile(path: string, options: GraphOptions & { display?: string; mustExist?: boolean } = {}): Promise<LoadedGraph & { exists: boolean }> {
   const file = options.display ?? path;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT') && options.mustExist !== true) return { graph: new ContextGraph(options), warnings: [], exists: false };
     if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${file} does not exist`, { cause: error });
     throw new LoreError('IO', `could not read the context graph ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return { ...parseMemoryFile(text, file, options), exists: true };
+  return { ...parseMemoryFile(decodeUtf8OrThrow(bytes, file), file, options), exists: true };
 }
 
 /** The memory-file form of a graph or part of it: every field present, in the schema's order. */
@@ -107,24 +108,44 @@ async function target(path: string): Promise<string> {
 }
 
 /**
+ * Whether a file's bytes are a memory file lore may replace: empty, or one JSON object with
+ * "entities" or "relationships" (what loadMemoryFile reads, valid or not). Anything else, an MCP
+ * memory JSONL file included, is someone else's file.
+ */
+export function isMemoryFileContent(bytes: Uint8Array): boolean {
+  const decoded = decodeUtf8(bytes);
+  if (!('text' in decoded)) return false;
+  const text = decoded.text.replace(/^\uFEFF/, '');
+  if (!/\S/.test(text)) return true;
+  const parsed = parseJsonText(text, '', { maxDepth: Number.POSITIVE_INFINITY });
+  const value = parsed.value as Record<string, unknown> | undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && ('entities' in value || 'relationships' in value);
+}
+
+/**
  * Saves the graph to a memory file atomically (temp file, fsync, rename): the text is complete
  * before the file is touched, and a crash leaves the old file or the new one. An unchanged
- * file is not rewritten.
+ * file is not rewritten. An existing file that is not a memory file is refused (CONFLICT)
+ * unless `force`, so a mistyped path never replaces someone's data.
  *
  * @example
  * await saveMemoryFile('context.json', graph); // → 'updated'
  */
-export async function saveMemoryFile(path: string, graph: ContextGraph, options: { display?: string } = {}): Promise<'created' | 'updated' | 'unchanged'> {
+export async function saveMemoryFile(path: string, graph: ContextGraph, options: { display?: string; force?: boolean } = {}): Promise<'created' | 'updated' | 'unchanged'> {
   const file = options.display ?? path;
   const text = memoryFileText(graph.toJSON());
   const real = await target(path);
-  let existing: string | undefined;
+  let existing: Buffer | undefined;
   try {
-    existing = await readFile(real, 'utf8');
+    existing = await readFile(real);
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw new LoreError('IO', `could not save the context graph to ${file}: ${(error as Error).message}`, { cause: error });
   }
-  if (existing !== text) {
+  if (existing !== undefined && options.force !== true && !isMemoryFileContent(existing)) {
+    throw new LoreError('CONFLICT', `${file} is not a memory file (one JSON object with "entities" and "relationships"), so it was not replaced`, { hint: 'pass --force to replace it anyway, or choose another path' });
+  }
+  const same = existing !== undefined && existing.equals(Buffer.from(text));
+  if (!same) {
     try {
       await writeFileAtomic(real, text);
     } catch (error) {
@@ -132,5 +153,5 @@ export async function saveMemoryFile(path: string, graph: ContextGraph, options:
     }
   }
   graph.clearChanges();
-  return existing === undefined ? 'created' : existing === text ? 'unchanged' : 'updated';
+  return existing === undefined ? 'created' : same ? 'unchanged' : 'updated';
 }

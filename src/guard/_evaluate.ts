@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { gitTopLevel } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
-import { GitRecordCache, readGitRecords, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import { GitRecordCache, readGitRecordsAt, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable, priorityRank } from '../knowledge/applicable.js';
@@ -36,7 +36,9 @@ export interface CheckReport {
   project: string | undefined;
   role: KnownRole | undefined;
   outcome: Outcome;
-  /** A critical finding is active: the commit (or range) is refused. */
+  /** Knowledge files in the change that do not parse or validate: each blocks the change. */
+  invalid: Problem[];
+  /** A critical finding is active, or the change's knowledge is invalid: the commit (or range) is refused. */
   blocked: boolean;
 }
 
@@ -44,7 +46,8 @@ export type Where = { cwd: string; env: NodeJS.ProcessEnv };
 
 /** Fails closed: a store the guard cannot read blocks the commit (exit 2), with the problems. */
 export function failOnProblems(problems: readonly Problem[]): void {
-  const errors = problems.filter((p) => p.severity === 'error');
+  // A file unchanged by the change is read on both sides: name each problem once.
+  const errors = [...new Map(problems.filter((p) => p.severity === 'error').map((p) => [JSON.stringify([p.file, p.line, p.column, p.message]), p])).values()];
   if (errors.length > 0) {
     throw new LoreError('GUARD_FAILED', 'the commit guard cannot run: the knowledge it checks against is invalid', {
       problems: errors,
@@ -71,6 +74,8 @@ export interface Evaluation {
   git: GitContext;
   /** Remembers each pattern's literal between runs. */
   cache: GitRecordCache;
+  /** Problems of the knowledge the change brings (see knowledge-files.ts). */
+  invalid: Problem[];
 }
 
 /** Applies the rules of both sides to the change sets and sorts the findings. */
@@ -78,12 +83,15 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const now = options.now ?? new Date();
   const project = input.change.config.project ?? input.committed.config.project;
   const role = await resolveRole(where, input.git, project);
-  const ctx = { now, projectId: project, agentType: role?.role };
+  // The project named on either side: a change that renames the project in config.yaml must not
+  // leave the committed project's prohibitions (or role additions) behind.
+  const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
-  const applied = all.filter((v) => isApplicable(v.entry, ctx));
+  const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
   const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
   if (role !== undefined) {
-    const rules = roleRules(role.role, project, [...input.committed.records, ...input.change.records]);
+    const records = [...input.committed.records, ...input.change.records];
+    const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
   await input.cache.save();
@@ -93,9 +101,9 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
   return {
-    scanned, project, role, outcome,
+    scanned, project, role, outcome, invalid: input.invalid,
     rules: { applied: applied.length, fromChange: applied.filter((v) => v.origin === 'change').length },
-    blocked: outcome.active.some((f) => f.priority === 'critical'),
+    blocked: input.invalid.length > 0 || outcome.active.some((f) => f.priority === 'critical'),
   };
 }
 
@@ -119,10 +127,25 @@ export async function repoRoot(where: Where): Promise<string> {
   return root;
 }
 
-/** Reads the guard's records on both sides (through the blob cache) and fails closed on problems; also the git context. */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext }> {
+/**
+ * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
+ * closed when the committed side is invalid (the guard cannot know the rules); the change side's
+ * problems are returned: they block the change.
+ */
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const [committed, change, git] = await Promise.all([readGitRecords(where, cache, committedAt, GUARD_KINDS), readGitRecords(where, cache, changeAt, GUARD_KINDS), readGitContext(where)]);
-  failOnProblems([...committed.problems, ...change.problems]);
-  return { committed, change, cache, git };
+  const [[committed, change], git] = await Promise.all([readGitRecordsAt(where, cache, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
+  failOnProblems(committed.problems);
+  return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error') };
+}
+
+/** Problems listed once, in order, whichever checks found them. */
+export function uniqueProblems(problems: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}\0${p.line ?? ''}\0${p.pointer ?? ''}\0${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

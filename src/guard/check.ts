@@ -1,20 +1,23 @@
 // The commit guard's checks of the staged change (what `git commit` will record) and of files
 // in the working tree. Ranges of commits (CI) are in check-range.ts.
-import { git } from '../git/exec.js';
-import { parseDiff, type ChangedFile } from '../git/diff.js';
-import { STAGED_DIFF } from './staged-diff.js';
-import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, type CheckOptions, type CheckReport } from './_evaluate.js';
+import type { ChangedFile } from './added-lines.js';
+import { stagedFiles } from './changes.js';
+import { stagedRead } from './staged-change.js';
+import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
+import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } from './knowledge-files.js';
 
 /** Checks the staged change exactly as git will commit it (GIT_INDEX_FILE is respected). */
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
-  const [diff, { committed, change, cache, git: context }] = await Promise.all([
-    git(STAGED_DIFF, where),
+  const [staged, { committed, change, cache, git: context, changeProblems }] = await Promise.all([
+    stagedRead(where),
     readBothSides(where, { ref: 'HEAD' }, { index: true }),
   ]);
+  const files = stagedFiles(staged);
+  const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, changedRecords(files), changedLogs(files).map((file) => ({ file })))), ...(await localFileProblems(files))]);
   const result = await evaluate(where, options, {
-    committed, change, cache, git: context, changes: [{ files: parseDiff(diff) }],
+    committed, change, cache, git: context, changes: [{ files }], invalid,
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader(where, () => ':'),
   });
@@ -26,10 +29,10 @@ export async function checkFiles(options: CheckOptions & { paths: readonly strin
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const { readWorkingFiles } = await import('./working-files.js');
-  const { committed, change, cache, git: context } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
+  const { committed, change, cache, git: context, changeProblems } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
   const files: ChangedFile[] = await readWorkingFiles(root, options.cwd, options.paths);
   const result = await evaluate(where, options, {
-    committed, change, cache, git: context, changes: [{ files }],
+    committed, change, cache, git: context, changes: [{ files }], invalid: changeProblems,
     allowsFor: () => allowsOf([...committed.records, ...change.records]),
     lineText: async (finding, line) => files.find((f) => f.path === finding.path)?.added[line - 1]?.text,
   });

@@ -2,13 +2,13 @@
 // the changes that weaken enforcement flagged and listed first.
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.js';
-import { LoreError } from '../errors.js';
 import { git } from '../git/exec.js';
-import { GitRecordCache, readGitRecords } from '../indexer/git-records.js';
+import { GitRecordCache, readGitRecordsAt } from '../indexer/git-records.js';
 import { KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { LoreConfig } from '../types.js';
 import { repoRoot } from './_evaluate.js';
+import { resolveRange } from './range.js';
 
 export type Risk = 'weakens' | 'strengthens' | 'neutral';
 
@@ -136,17 +136,9 @@ const RISK_ORDER: Record<Risk, number> = { weakens: 0, strengthens: 1, neutral: 
 export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessEnv; spec: string }): Promise<KnowledgeDiff> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
-  const match = /^(.+?)\.{2,3}(.+)$/.exec(options.spec);
-  if (match === null) throw new LoreError('USAGE', `cannot read the range ${JSON.stringify(options.spec)}`, { hint: 'give it as BASE...HEAD' });
-  let base: string;
-  try {
-    base = (await git(['merge-base', match[1]!, match[2]!], where)).trim();
-  } catch (error) {
-    throw new LoreError('USAGE', `cannot compare ${options.spec}: ${(error as Error).message}`, { cause: error });
-  }
-  const head = (await git(['rev-parse', '--verify', `${match[2]}^{commit}`], where)).trim();
+  const { mergeBase: base, head } = await resolveRange(where, options.spec);
   const cache = new GitRecordCache(root);
-  const [before, after] = await Promise.all([readGitRecords(where, cache, { ref: base }, RECORD_KINDS), readGitRecords(where, cache, { ref: head }, RECORD_KINDS)]);
+  const [before, after] = await readGitRecordsAt(where, cache, [{ ref: base }, { ref: head }], RECORD_KINDS);
   await cache.save();
   const key = (r: StoreRecord): string => `${r.kind}\0${r.id}`;
   const old = new Map(before.records.map((r) => [key(r), r]));
@@ -170,9 +162,10 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
     records.push({ kind: r.kind, id: r.id, title: titleOf(r), change: 'removed', risk, fields: [] });
   }
   records.sort((a, b) => RISK_ORDER[a.risk] - RISK_ORDER[b.risk] || RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || a.id.localeCompare(b.id));
-  const numstat = await git(['diff', '--numstat', '--no-renames', base, head, '--', `${KNOWLEDGE_DIR}/turns`, `${KNOWLEDGE_DIR}/log`], where);
-  const logs = numstat.split('\n').filter(Boolean).map((line) => {
-    const [added, removed, file] = line.split('\t');
+  // Plumbing, NUL-separated: no setting changes the paths or the counts.
+  const numstat = await git(['--literal-pathspecs', 'diff-tree', '-r', '-z', '--numstat', '--no-renames', base, head, '--', `${KNOWLEDGE_DIR}/turns`, `${KNOWLEDGE_DIR}/log`], where);
+  const logs = numstat.split('\0').filter(Boolean).map((entry) => {
+    const [added, removed, file] = entry.split('\t');
     return { file: file!, added: Number(added), removed: Number(removed) };
   });
   const seen = new Set(before.problems.map((p) => `${p.file}\0${p.message}`));

@@ -1,88 +1,199 @@
 // The longest literal text a regular expression cannot match without, used as a prefilter: a
-// line that lacks it cannot match, so the regex is not run on it. Conservative by construction:
-// anything not understood ends the current run of literal characters.
+// line that lacks it cannot match, so the regex is not run on it. A wrong literal hides matches,
+// so this follows RE2's own parser (Go's regexp/syntax, which re2js ports) token by token, and is
+// conservative wherever it is unsure: a token it does not understand ends the current run of
+// literal characters, and groups, classes and anything optional contribute none.
 
 export interface RequiredLiteral {
   text: string;
-  /** The pattern is case-insensitive: compare lower-cased. Such literals are ASCII only. */
+  /** The pattern is case-insensitive there: compare lower-cased. Such literals are ASCII only. */
   ignoreCase: boolean;
 }
 
-const META = new Set(['.', '^', '$', '|', '(', ')', '[', ']', '{', '}', '*', '+', '?', '\\']);
 const MIN_LENGTH = 3;
+/** Repetitions as RE2 reads them: `{n}`, `{n,}`, `{n,m}`, numbers without leading zeros; anything else is literal text. */
+const REPEAT = /\{(0|[1-9][0-9]*)(,(0|[1-9][0-9]*)?)?\}/y;
+const CONTROL: Record<string, string> = { a: '\x07', f: '\f', t: '\t', n: '\n', r: '\r', v: '\v' };
 
-/** Index just past the group or class that starts at `start`. */
-function skipBracketed(source: string, start: number): number {
-  const [open, close] = source[start] === '[' ? ['[', ']'] : ['(', ')'];
-  let depth = 0;
-  for (let i = start; i < source.length; i++) {
-    if (source[i] === '\\') i++;
-    else if (source[i] === open && open === '(') depth++;
-    else if (source[i] === close && (open === '[' ? i > start + 1 || source[i - 1] !== '[' : true) && --depth <= 0) return i + 1;
-    else if (source[i] === '[' && open === '(') i = skipBracketed(source, i) - 1;
-    else if (open === '[' && i === start) depth = 1;
+/**
+ * One token of a pattern: a literal character (one code point), something else that consumes
+ * text or asserts (a class, `.`, `\d`, `^`), a group's start or end, `|`, flags set part-way,
+ * or a repetition with its minimum count.
+ */
+type Token =
+  | { kind: 'char'; text: string }
+  | { kind: 'other' | 'open' | 'close' | 'alt' }
+  | { kind: 'flags'; ignoreCase?: boolean }
+  | { kind: 'repeat'; min: number };
+
+/** Index just past the character class that starts at `start` (RE2: `]` first is literal; `[:name:]` is one item). */
+function classEnd(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === '^') i++;
+  for (let first = true; i < source.length; first = false) {
+    const c = source[i];
+    if (c === ']' && !first) return i + 1;
+    if (c === '[' && source[i + 1] === ':') {
+      const close = source.indexOf(':]', i + 2);
+      if (close !== -1) {
+        i = close + 2;
+        continue;
+      }
+    }
+    if (c === '\\') {
+      const e = source[i + 1];
+      i += 2;
+      if ((e === 'x' || e === 'p' || e === 'P') && source[i] === '{') i = source.indexOf('}', i) + 1 || source.length;
+    } else i++;
   }
   return source.length;
 }
 
+/** A code point as a literal character, or undefined when it cannot be one (a lone surrogate, out of range). */
+function codePoint(code: number): string | undefined {
+  return Number.isInteger(code) && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : undefined;
+}
+
+/** The tokens of an RE2 pattern, in order; `\Q...\E` yields its characters one by one, as RE2 does. */
+function* tokens(source: string): Generator<Token> {
+  let i = 0;
+  const char = (text: string | undefined, end: number): Token => {
+    i = end;
+    return text === undefined ? { kind: 'other' } : { kind: 'char', text };
+  };
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\\' && source[i + 1] === 'Q') {
+      // Quoted text is literal up to the first \E (or the end); a repetition after it binds to its last character.
+      const close = source.indexOf('\\E', i + 2);
+      const quoted = source.slice(i + 2, close === -1 ? source.length : close);
+      for (const q of quoted) yield codePoint(q.codePointAt(0)!) === undefined ? { kind: 'other' } : { kind: 'char', text: q };
+      i = close === -1 ? source.length : close + 2;
+      continue;
+    }
+    if (c === '\\') {
+      const { text, end } = escape(source, i);
+      yield char(text, end);
+    } else if (c === '[') {
+      i = classEnd(source, i);
+      yield { kind: 'other' };
+    } else if (c === '(') {
+      const flags = /\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)/y;
+      flags.lastIndex = i;
+      const set = flags.exec(source);
+      if (set !== null) {
+        i += set[0].length;
+        const on = set[1]!.includes('i');
+        const off = (set[2] ?? '').includes('i');
+        yield on || off ? { kind: 'flags', ignoreCase: on && !off } : { kind: 'flags' };
+      } else {
+        i++;
+        yield { kind: 'open' };
+      }
+    } else if (c === ')') {
+      i++;
+      yield { kind: 'close' };
+    } else if (c === '|') {
+      i++;
+      yield { kind: 'alt' };
+    } else if (c === '*' || c === '+' || c === '?' || c === '{') {
+      let min = c === '+' ? 1 : 0;
+      let end = i + 1;
+      if (c === '{') {
+        REPEAT.lastIndex = i;
+        const repeat = REPEAT.exec(source);
+        if (repeat === null) {
+          // Not a repetition: RE2 reads the brace as itself.
+          yield char('{', i + 1);
+          continue;
+        }
+        min = Number(repeat[1]);
+        end = i + repeat[0].length;
+      }
+      // A '?' after a repetition makes it lazy; it is not another repetition.
+      i = source[end] === '?' ? end + 1 : end;
+      yield { kind: 'repeat', min };
+    } else if (c === '.' || c === '^' || c === '$') {
+      i++;
+      yield { kind: 'other' };
+    } else {
+      const point = source.codePointAt(i)!;
+      yield char(codePoint(point), i + (point > 0xffff ? 2 : 1));
+    }
+  }
+}
+
+/** The escape at `at` (outside a class) and where it ends: with its character when it stands for one. */
+function escape(source: string, at: number): { text: string | undefined; end: number } {
+  const token = (text: string | undefined, end: number): { text: string | undefined; end: number } => ({ text, end });
+  const e = source[at + 1] ?? '';
+  if (e === 'x') {
+    if (source[at + 2] === '{') {
+      const end = source.indexOf('}', at) + 1 || source.length;
+      const hex = source.slice(at + 3, end - 1);
+      return token(/^[0-9A-Fa-f]{1,8}$/.test(hex) ? codePoint(parseInt(hex, 16)) : undefined, end);
+    }
+    const hex = source.slice(at + 2, at + 4);
+    return /^[0-9A-Fa-f]{2}$/.test(hex) ? token(codePoint(parseInt(hex, 16)), at + 4) : token(undefined, at + 2);
+  }
+  if (/[0-7]/.test(e)) {
+    // \0 takes up to two more octal digits; \1-\7 must be followed by one (else RE2 refuses a back-reference).
+    const octal = /\\(0[0-7]{0,2}|[1-7][0-7]{1,2})/y;
+    octal.lastIndex = at;
+    const m = octal.exec(source);
+    return m === null ? token(undefined, at + 2) : token(codePoint(parseInt(m[1]!, 8)), at + m[0].length);
+  }
+  if (e === 'p' || e === 'P') {
+    // \pL, \p{Greek}: a class.
+    if (source[at + 2] === '{') return token(undefined, source.indexOf('}', at) + 1 || source.length);
+    return token(undefined, at + 2 + (source.codePointAt(at + 2)! > 0xffff ? 2 : 1));
+  }
+  if (CONTROL[e] !== undefined) return token(CONTROL[e], at + 2);
+  // Punctuation escapes itself (\. \\ \-); letters are classes (\d \w), assertions (\b \A) or errors.
+  return token(e !== '' && e.charCodeAt(0) < 0x80 && !/[A-Za-z0-9]/.test(e) ? e : undefined, at + 2);
+}
+
 /** The required literal of an RE2 pattern, or undefined when there is none of useful length. */
 export function requiredLiteral(source: string): RequiredLiteral | undefined {
-  let pattern = source;
+  // The top level of the pattern as items: a literal character with the case mode it is matched
+  // in, or undefined for anything else (a group as a whole is one such item).
+  const items: Array<{ text: string; ignoreCase: boolean } | undefined> = [];
   let ignoreCase = false;
-  const flags = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
-  if (flags !== null) {
-    if (/[^i]/.test(flags[1]!)) return undefined; // other flags change what literals mean
-    ignoreCase = true;
-    pattern = pattern.slice(flags[0].length);
-  }
-  // Flags set part-way ("ab(?i)cd") change what the rest means, and in \Q...\E a quantifier after
-  // \E applies to the last quoted character only: no literal for either.
-  if (/\(\?[a-zA-Z-]+\)/.test(pattern) || pattern.includes('\\Q')) return undefined;
-  // A top-level alternation means no single literal is required.
-  for (let i = 0, depth = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (c === '[') i = skipBracketed(pattern, i) - 1;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return undefined;
-  }
-  let best = '';
-  let run = '';
-  const end = (): void => {
-    if (run.length > best.length) best = run;
-    run = '';
-  };
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    let literal: string | undefined;
-    let next = i + 1;
-    if (c === '\\') {
-      const e = pattern[i + 1] ?? '';
-      next = i + 2;
-      literal = /[^A-Za-z0-9]/.test(e) && e !== '' ? e : undefined; // \. \- \/ are literal; \d \w \b \x.. are not
-    } else if (c === '[' || c === '(') {
-      next = skipBracketed(pattern, i);
-    } else if (c >= '\uD800' && c <= '\uDBFF' && /[\uDC00-\uDFFF]/.test(pattern[i + 1] ?? '')) {
-      // A character outside the BMP is two code units, and a quantifier after it applies to both.
-      literal = pattern.slice(i, i + 2);
-      next = i + 2;
-    } else if (!META.has(c)) {
-      literal = c;
+  let depth = 0;
+  for (const token of tokens(source)) {
+    if (token.kind === 'open') {
+      if (depth++ === 0) items.push(undefined);
+    } else if (token.kind === 'close') {
+      if (--depth < 0) return undefined;
+    } else if (depth > 0) {
+      // Inside a group: nothing is required from there (and its flags end with it).
+    } else if (token.kind === 'alt') {
+      return undefined; // a top-level alternation: no single literal is required
+    } else if (token.kind === 'flags') {
+      if (token.ignoreCase !== undefined) ignoreCase = token.ignoreCase;
+      items.push(undefined);
+    } else if (token.kind === 'repeat') {
+      // Optional: the item may be absent. Repeated: what follows may follow a repeat of it.
+      if (token.min === 0 && items.length > 0) items[items.length - 1] = undefined;
+      items.push(undefined);
+    } else if (token.kind === 'char') {
+      // Case folding beyond ASCII is RE2's (ς, σ and Σ are one letter): only ASCII is compared case-insensitively.
+      items.push(ignoreCase && token.text.charCodeAt(0) >= 0x80 ? undefined : { text: token.text, ignoreCase });
+    } else {
+      items.push(undefined);
     }
-    // Case folding beyond ASCII is RE2's (ς, σ and Σ are one letter): only ASCII is compared case-insensitively.
-    if (ignoreCase && literal !== undefined && literal.charCodeAt(0) >= 0x80) literal = undefined;
-    const quantifier = pattern[next];
-    const optional = quantifier === '*' || quantifier === '?' || (quantifier === '{' && /^\{0[,}]/.test(pattern.slice(next)));
-    if (literal !== undefined && !optional) run += literal;
-    if (literal === undefined || optional || quantifier === '+' || quantifier === '{') end();
-    // Skip the quantifier itself ({2,5}, *, +, ?) and a lazy '?' after it.
-    if (quantifier === '{') next = pattern.indexOf('}', next) + 1 || pattern.length;
-    else if (quantifier === '*' || quantifier === '+' || quantifier === '?') next++;
-    if (next > i + 1 && pattern[next] === '?' && /[*+?}]/.test(pattern[next - 1] ?? '')) next++;
-    i = next - 1;
   }
-  end();
-  if (best.length < MIN_LENGTH) return undefined;
-  return { text: ignoreCase ? best.toLowerCase() : best, ignoreCase };
+  if (depth !== 0) return undefined;
+  let best: RequiredLiteral = { text: '', ignoreCase: false };
+  let run: RequiredLiteral = { text: '', ignoreCase: false };
+  for (const item of [...items, undefined]) {
+    if (item !== undefined && (run.text === '' || item.ignoreCase === run.ignoreCase)) {
+      run = { text: run.text + item.text, ignoreCase: item.ignoreCase };
+      continue;
+    }
+    if (run.text.length > best.text.length) best = run;
+    run = item === undefined ? { text: '', ignoreCase: false } : { ...item };
+  }
+  if (best.text.length < MIN_LENGTH) return undefined;
+  return { text: best.ignoreCase ? best.text.toLowerCase() : best.text, ignoreCase: best.ignoreCase };
 }

@@ -4,6 +4,8 @@ import type { Priority } from '../types.js';
 import type { CheckReport } from './_evaluate.js';
 import type { Finding } from './scan.js';
 
+const INVALID_RULE = 'lore-invalid-knowledge';
+
 const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'warning', medium: 'note', low: 'note' };
 
 function message(f: Finding): string {
@@ -26,7 +28,7 @@ export function toSarif(report: CheckReport, version: string): object {
     properties: { priority: f.priority, source: f.ruleFile },
   }));
   const index = new Map(rules.map((r, i) => [r.id, i]));
-  const results = all.map((f) => ({
+  const results: object[] = all.map((f) => ({
     ruleId: f.entryId,
     ruleIndex: index.get(f.entryId)!,
     level: LEVEL[f.priority],
@@ -41,6 +43,16 @@ export function toSarif(report: CheckReport, version: string): object {
     ...(f.commit === undefined ? {} : { properties: { commit: f.commit } }),
     ...(f.suppression === undefined ? {} : { suppressions: [{ kind: 'inSource', justification: f.suppression }] }),
   }));
+  // Knowledge in the change that does not validate blocks it: one rule for all such problems.
+  if (report.invalid.length > 0) rules.push({ id: INVALID_RULE, shortDescription: { text: 'Knowledge file does not parse or validate' }, defaultConfiguration: { level: 'error' }, properties: { priority: 'critical', source: '.knowledge/' } });
+  for (const p of report.invalid) {
+    const file = p.file.replace(/^[0-9a-f]{12}:/, '');
+    results.push({
+      ruleId: INVALID_RULE, ruleIndex: rules.length - 1, level: 'error', message: { text: `${p.pointer === undefined ? '' : `${p.pointer}: `}${p.message}` },
+      locations: [{ physicalLocation: { artifactLocation: { uri: file.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }, ...(p.line === undefined ? {} : { region: { startLine: p.line, ...(p.column === undefined ? {} : { startColumn: p.column }) } }) } }],
+      partialFingerprints: { 'loreFinding/v1': `invalid:${file}:${p.pointer ?? p.line ?? ''}` },
+    });
+  }
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

@@ -42,6 +42,11 @@ export function findingLines(f: Finding, label: string): string[] {
 export function verdict(report: CheckReport): string {
   const active = report.outcome.active;
   const critical = active.filter((f) => f.priority === 'critical').length;
+  if (report.invalid.length > 0) {
+    const files = new Set(report.invalid.map((p) => p.file)).size;
+    const also = critical > 0 ? ` and ${plural(critical, 'critical finding')}` : '';
+    return `blocked: ${plural(files, 'knowledge file')} in the change ${files === 1 ? 'does' : 'do'} not validate (${plural(report.invalid.length, 'problem')})${also}`;
+  }
   if (critical > 0) return `blocked: ${plural(critical, 'critical finding')}${active.length > critical ? ` and ${plural(active.length - critical, 'warning')}` : ''}`;
   return active.length > 0 ? `passed with ${plural(active.length, 'warning')}` : 'passed: no prohibition matched';
 }
@@ -49,6 +54,8 @@ export function verdict(report: CheckReport): string {
 /** The whole report as markdown, e.g. for a pull-request comment. */
 export function toMarkdown(report: CheckReport): string {
   const lines = [`### lore check: ${verdict(report)}`, '', scannedLine(report), ''];
+  for (const p of report.invalid) lines.push(`- ⛔ \`${[p.file, p.line].filter((x) => x !== undefined).join(':')}\`${p.pointer === undefined ? '' : ` ${p.pointer}`}: ${p.message}`);
+  if (report.invalid.length > 0) lines.push('');
   const { active, suppressed, allowed, baselined, notes } = report.outcome;
   if (active.length > 0) {
     lines.push('| | entry | priority | where | what |', '|---|---|---|---|---|');

@@ -1,7 +1,7 @@
 // The role guard: when the committer's role is known, the path globs on its must_not_do
 // constraints become rules (e.g. the coach must not change src/**).
 import { git } from '../git/exec.js';
-import type { ChangedFile } from '../git/diff.js';
+import type { ChangedFile } from './added-lines.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
 import { readBlobs } from '../git/objects.js';
@@ -35,11 +35,12 @@ async function quiet(promise: Promise<string>): Promise<string> {
 /** Reads lore.* git config, the branch and the committed turn logs, with three git processes at once. */
 export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitContext> {
   const [config, branch, turns] = await Promise.all([
-    quiet(git(['config', '--get-regexp', '^lore\\.'], where)),
+    quiet(git(['config', '-z', '--get-regexp', '^lore\\.'], where)),
     quiet(git(['symbolic-ref', '--short', '-q', 'HEAD'], where)),
     quiet(git(['ls-tree', '-r', '-z', '--full-tree', 'HEAD', '--', `${KNOWLEDGE_DIR}/${LOGS.turnsDir}`], where)),
   ]);
-  const settings = new Map(config.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1).trim()]));
+  // -z: "key\nvalue\0" per setting, so no value can pose as another setting.
+  const settings = new Map(config.split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1).trim()]));
   const fromEnv = where.env.LORE_ROLE?.trim();
   const fromGit = settings.get('lore.role');
   const configured = fromEnv ? { role: fromEnv, source: 'LORE_ROLE' } : fromGit ? { role: fromGit, source: 'git config lore.role' } : undefined;
@@ -63,7 +64,7 @@ export async function resolveRole(where: { cwd: string; env: NodeJS.ProcessEnv }
   if (project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
   const blob = context.turnLogs.get(`${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`);
   if (blob === undefined) return undefined;
-  const text = (await readBlobs(where, [blob])).get(blob)!.toString('utf8');
+  const text = (await readBlobs(where, [blob])).get(blob)!;
   // Only the fields that order turns are needed; a line without them is skipped.
   const replay = replayLogText<TurnState>(text, {
     validate: (v) => {

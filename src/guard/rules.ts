@@ -1,7 +1,7 @@
 // Compiling prohibitions into matchers for the commit guard. Every matcher carries the literal
 // text it cannot match without; scanning first finds which literals occur (one pass over the
 // paths, one over the added lines) and runs only those matchers' expressions.
-import { compileGlob, globToRegexSource } from '../match/glob.js';
+import { codePointsAsUnits, compileGlob, globToRegex } from '../match/glob.js';
 import { compileRegex, type SafeRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
 import { LiteralSet } from './aho-corasick.js';
@@ -111,7 +111,7 @@ export function compileRules(versions: readonly RuleVersion[], literalOf: (sourc
         const compiled = compileGlob(glob);
         return (subject: string) => (compiled.test(subject) ? { index: 0, text: subject } : undefined);
       });
-      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...(glob.startsWith('!') ? {} : withLiteral(`glob:${glob}`)) });
+      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...withLiteral(`glob:${glob}`) });
     }
     for (const regex of rule.entry.content ?? []) {
       content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...withLiteral(regex) });
@@ -120,9 +120,18 @@ export function compileRules(versions: readonly RuleVersion[], literalOf: (sourc
   return { paths: matcherSet(paths), content: matcherSet(content) };
 }
 
-/** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation). */
+/** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation; a negated glob has none). */
 export function patternLiteral(source: string): RequiredLiteral | undefined {
-  return requiredLiteral(source.startsWith('glob:') ? globToRegexSource(source.slice(5)) : source);
+  if (!source.startsWith('glob:')) return requiredLiteral(source);
+  const text = source.slice(5);
+  const glob = globToRegex(text);
+  if (glob.negated) return undefined;
+  const literal = requiredLiteral(glob.source);
+  if (literal === undefined) return undefined;
+  // The regex reads surrogates as code points of their own (see glob.ts): back to the path's text.
+  const required = codePointsAsUnits(literal.text);
+  // A path equal to the glob's own text matches too (as in micromatch): it must hold the literal as well.
+  return text.includes(required) ? { ...literal, text: required } : undefined;
 }
 
 /**

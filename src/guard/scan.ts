@@ -1,7 +1,8 @@
 // Scanning a change: paths against path matchers, added lines against content matchers, in the
 // prefilter-first order. Produces findings with stable fingerprints; says what it scanned.
 import { createHash } from 'node:crypto';
-import type { ChangedFile } from '../git/diff.js';
+import { normalisePath } from '../match/glob.js';
+import type { ChangedFile } from './added-lines.js';
 import type { Priority } from '../types.js';
 import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
 
@@ -84,10 +85,16 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
     const at = change.commit === undefined ? {} : { commit: change.commit };
     for (const file of change.files) {
       scanned.files++;
-      forCandidates(matchers.paths, file.path, (group) => {
+      const visitPath = (group: readonly Matcher[]): void => {
         if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
-      });
-      if (file.binary) continue;
+      };
+      forCandidates(matchers.paths, file.path, visitPath);
+      // A glob matches the path with / for \ and without ./ or a trailing / (normalisePath), so its
+      // literal comes from that form: a name git gives otherwise (a\b is a file name on Linux) is
+      // searched in that form too. A matcher visited twice finds the same thing; dedupe keeps one.
+      const normal = normalisePath(file.path);
+      if (normal !== file.path) forCandidates(matchers.paths, normal, visitPath);
+      if (file.added.length === 0) continue;
       // One visitor per file, reading the current line: scanning allocates nothing per line.
       let added = file.added[0]!;
       const visit = (group: readonly Matcher[]): void => {

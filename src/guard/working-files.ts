@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { LoreError, isErrno } from '../errors.js';
-import type { ChangedFile } from '../git/diff.js';
+import { addedLines, type ChangedFile } from './added-lines.js';
 
 const MAX_BYTES = 16 * 1024 * 1024;
 
@@ -15,12 +15,9 @@ export async function readWorkingFiles(root: string, cwd: string, paths: readonl
     if (path.startsWith('..')) throw new LoreError('USAGE', `${given} is outside the repository ${root}`);
     try {
       if ((await stat(absolute)).size > MAX_BYTES) throw new LoreError('TOO_LARGE', `${given} is over ${MAX_BYTES} bytes; check it by path only with a smaller file or in CI`);
-      const bytes = await readFile(absolute);
-      // Like git: a NUL in the first 8000 bytes makes a file binary, checked by path only.
-      const binary = bytes.subarray(0, 8000).includes(0);
-      const lines = binary ? [] : bytes.toString('utf8').split(/\r?\n/);
-      if (!binary && lines[lines.length - 1] === '') lines.pop();
-      files.push({ path, status: 'modified', binary, added: lines.map((text, i) => ({ line: i + 1, text })) });
+      // Read like a staged file: every line, whatever the bytes (a NUL does not hide content).
+      const text = (await readFile(absolute)).toString('utf8');
+      files.push({ path, status: 'modified', added: addedLines(text, []) });
     } catch (error) {
       if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${given} does not exist`);
       throw error;

@@ -4,14 +4,15 @@
 // the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
 // The cache is never an authority: delete `.knowledge/.cache/` at any time.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from './cache-key.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { listRecordFiles, parseRecord, readCapped, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
+import { listRecordFilesOrProblem, parseRecordBytes, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
 /** A file modified this close to the snapshot may have changed within the same mtime tick. */
 const RACY_MS = 2000;
@@ -37,7 +38,8 @@ function snapshotPath(root: string, kind: RecordKindName): string {
 
 function loadSnapshot(path: string): Snapshot | undefined {
   try {
-    const snapshot = JSON.parse(readFileSync(path, 'utf8')) as Snapshot;
+    // Never through a symlink (a symlinked .knowledge/.cache could hand over any parse).
+    const snapshot = JSON.parse(readTextIfExistsSync(path) ?? '') as Snapshot;
     return snapshot.key === cacheKey() ? snapshot : undefined;
   } catch {
     return undefined; // missing or damaged: rebuilt below
@@ -66,26 +68,26 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     const old = loadSnapshot(path);
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
-    const paths = await listRecordFiles(root, kind);
+    const paths = await listRecordFilesOrProblem(root, kind, problems);
     for (const absolute of paths) {
       const file = displayPath(root, absolute);
       let entry: CachedFile | undefined;
       try {
-        const info = statSync(absolute);
+        // lstat: a record replaced by a symlink must not be trusted by its target's signature.
+        const info = lstatSync(absolute);
         const previous = old?.files[file];
         if (previous !== undefined && previous.size === info.size && previous.mtimeMs === info.mtimeMs && previous.ino === info.ino && info.mtimeMs < old!.writtenAt - RACY_MS) {
           entry = previous;
           stats.statHits++;
         } else {
           const content = readCapped(absolute, limits.max_file_bytes);
-          const text = 'text' in content ? content.text : '';
-          const hash = 'text' in content ? createHash('sha1').update(text).digest('hex') : `too-large:${content.size}`;
+          const hash = 'bytes' in content ? createHash('sha1').update(content.bytes).digest('hex') : `too-large:${content.size}`;
           if (previous !== undefined && previous.hash === hash) {
             entry = { ...previous, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
             stats.hashHits++;
           } else {
-            const parsed = 'text' in content
-              ? parseRecord(text, kind, basename(absolute, extname(absolute)), file, limits)
+            const parsed = 'bytes' in content
+              ? parseRecordBytes(content.bytes, kind, basename(absolute, extname(absolute)), file, limits)
               : { problems: [tooLarge(file, content.size, limits)] };
             entry = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
             stats.parsed++;
@@ -93,7 +95,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
           if (previous === undefined || previous.hash !== entry.hash || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs || previous.ino !== entry.ino) changed = true;
         }
       } catch (error) {
-        problems.push({ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` });
+        problems.push(readProblem(file, error));
         continue;
       }
       next.files[file] = entry;
@@ -104,7 +106,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     if (Object.keys(old?.files ?? {}).length !== paths.length) changed = true;
     if (changed) {
       // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
-      await writeFileAtomic(path, JSON.stringify(next)).catch(() => undefined);
+      await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
     }
   }
   return { records, problems, files, cache: stats };

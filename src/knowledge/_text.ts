@@ -1,5 +1,5 @@
-// Text helpers shared by ranking, plan matching and duplicate detection: words, a light English
-// stemmer and whole-word phrase matching. No regular expressions built from file content.
+// Text helpers shared by ranking, plan matching and duplicate detection: words (listed, or
+// streamed for large texts) and a light English stemmer. No regular expressions built from file content.
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -15,6 +15,19 @@ const STOP_WORDS = new Set(
 /** The lower-case words of a text, in order: letters and digits, everything else separates. */
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
+}
+
+/**
+ * Calls `visit` with each lower-case word of a text in order, as words() would list them, without
+ * building the list: memory stays flat however long the text (a plan's approach can be megabytes).
+ * Stops early when `visit` returns false.
+ */
+export function forEachWord(text: string, visit: (word: string) => boolean | void): void {
+  const lower = text.toLowerCase();
+  const word = new RegExp(WORD.source, WORD.flags);
+  for (let match = word.exec(lower); match !== null; match = word.exec(lower)) {
+    if (visit(match[0]) === false) return;
+  }
 }
 
 const VOWEL = /[aeiouy]/;
@@ -57,22 +70,16 @@ export function terms(text: string): string[] {
 }
 
 /**
- * Whether a keyword occurs in a text as whole words, case-insensitively: "env" matches ".env file"
- * but not "environment". A keyword ending in `*` matches as a prefix ("env*" matches
- * "environment"). A keyword of several words matches them in sequence ("rate limit").
+ * The distinct terms of a text that `keep` accepts, in order of first appearance, streamed: a
+ * query scored against an index needs only the terms the index holds, so memory is bounded by
+ * the index, not by the text.
  */
-export function containsKeyword(textWords: readonly string[], keyword: string): boolean {
-  const prefix = keyword.trimEnd().endsWith('*');
-  const wanted = words(prefix ? keyword.trimEnd().slice(0, -1) : keyword);
-  if (wanted.length === 0) return false;
-  const last = wanted.length - 1;
-  for (let i = 0; i + last < textWords.length; i++) {
-    let all = true;
-    for (let j = 0; j <= last && all; j++) {
-      const word = textWords[i + j]!;
-      all = j === last && prefix ? word.startsWith(wanted[j]!) : word === wanted[j];
-    }
-    if (all) return true;
-  }
-  return false;
+export function distinctTerms(text: string, keep: (term: string) => boolean = () => true): string[] {
+  const seen = new Set<string>();
+  forEachWord(text, (word) => {
+    if (STOP_WORDS.has(word)) return;
+    const term = stem(word);
+    if (!seen.has(term) && keep(term)) seen.add(term);
+  });
+  return [...seen];
 }

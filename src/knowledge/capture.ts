@@ -3,11 +3,13 @@
 // rejection is logged so the same learning is recognised when it is captured again.
 import { join } from 'node:path';
 import { LoreError, UsageError, ValidationError, type Problem } from '../errors.js';
-import { appendRecords, replayLog } from '../log/ndjson.js';
+import { replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
-import { deleteRecord, writeRecord } from '../store/write.js';
+import { withWriteLock, writeStore } from '../store/transaction.js';
+import { putRecord, removeRecord, writeRecord } from '../store/write.js';
 import type { KnowledgeEntry, LearningCapture, RejectionEvent } from '../types.js';
 import { DEFAULT_SIMILARITY, mostSimilar } from './duplicates.js';
 import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
@@ -22,10 +24,7 @@ export function rejectionsLog(root: string): string {
 /** The rejections on record, latest per learning id. */
 export async function loadRejections(root: string): Promise<{ rejections: RejectionEvent[]; problems: Problem[] }> {
   const file = rejectionsLog(root);
-  const replay = await replayLog<RejectionEvent>(file, {
-    displayPath: displayPath(root, file),
-    validate: (value) => (validateAgainst('rejection-event', value).length === 0 ? undefined : 'is not a valid rejection'),
-  });
+  const replay = await replayLog<RejectionEvent>(file, { displayPath: displayPath(root, file), validate: logKind(LOGS.rejections)!.lineProblem });
   return { rejections: [...replay.records.values()].map((line) => line.value), problems: replay.problems };
 }
 
@@ -90,6 +89,12 @@ export async function captureLearning(options: CaptureOptions): Promise<CaptureR
   assertValidCapture(capture);
   const refusal = captureRefusal(store, capture);
   if (refusal !== undefined) return { status: 'not-captured', message: refusal, warnings: [] };
+  // The duplicate checks and the write under one lock: two agents capturing the same learning at once get one entry.
+  return withWriteLock(store.root, () => captureLocked(options));
+}
+
+async function captureLocked(options: CaptureOptions): Promise<CaptureResult> {
+  const { store, capture } = options;
   const threshold = options.threshold ?? DEFAULT_SIMILARITY;
   if (options.allowDuplicate !== true) {
     const existing = mostSimilar(capture.suggestedTitle, capture.suggestedDescription, (await loadEntries(store)).records.map((r) => r.value), threshold);
@@ -126,23 +131,25 @@ export async function listPending(store: Store): Promise<{ records: EntryRecord[
  */
 export async function approveLearning(options: EntryWriteOptions & { id: string; set?: readonly Assignment[] }): Promise<{ entry: KnowledgeEntry; file: string; removed: string }> {
   const { store } = options;
-  const record = await findEntry(store, options.id, ['pending']);
-  if ((await kindsHolding(store.root, record.id)).includes('learning')) {
-    throw new LoreError('CONFLICT', `cannot approve ${record.id}: a learning with this id already exists`, { hint: `compare them; remove one with lore rm, or reject the pending one` });
-  }
-  const actor = await resolveActor(store.root, options);
-  const at = timestamp(options.now);
-  const entry = { ...applyAssignments(record.value, options.set ?? []), updatedAt: at, approvedBy: actor.name, approvedAt: at };
-  // Written before the pending file goes: a crash in between leaves a duplicate id that
-  // lore validate reports, never a lost learning.
-  const written = await writeRecord(store.root, 'learning', entry);
-  await deleteRecord(store.root, 'pending', record.id);
-  return { entry, file: written.file, removed: record.file };
+  // One transaction: the learning appears and the pending file goes together, even across a crash.
+  return writeStore(store.root, 'lore approve', async (tx) => {
+    const record = await findEntry(store, options.id, ['pending']);
+    if ((await kindsHolding(store.root, record.id)).includes('learning')) {
+      throw new LoreError('CONFLICT', `cannot approve ${record.id}: a learning with this id already exists`, { hint: `compare them; remove one with lore rm, or reject the pending one` });
+    }
+    const actor = await resolveActor(store.root, options);
+    const at = timestamp(options.now);
+    const entry = { ...applyAssignments(record.value, options.set ?? []), updatedAt: at, approvedBy: actor.name, approvedAt: at };
+    const written = await putRecord(tx, 'learning', entry);
+    await removeRecord(tx, 'pending', record.id);
+    return { entry, file: written.file, removed: record.file };
+  });
 }
 
 /**
  * Rejects a pending learning: the rejection (id, title, description, reason, who, when) is
- * appended to log/rejections.ndjson, then the pending file is deleted.
+ * appended to log/rejections.ndjson, stamped after any earlier rejection of the same id, then the
+ * pending file is deleted.
  *
  * @example
  * await rejectLearning({ store, id: 'learn-retry-with-backoff', reason: 'already covered by rec-use-retries' });
@@ -150,11 +157,14 @@ export async function approveLearning(options: EntryWriteOptions & { id: string;
 export async function rejectLearning(options: EntryWriteOptions & { id: string; reason: string }): Promise<{ rejection: RejectionEvent; removed: string }> {
   const { store } = options;
   if (options.reason.trim() === '') throw new UsageError('a rejection needs a reason', 'lore reject <id> --reason "why"');
-  const record = await findEntry(store, options.id, ['pending']);
-  const actor = await resolveActor(store.root, options);
-  const { id, title, description, capture } = record.value;
-  const rejection: RejectionEvent = { id, title, description, reason: options.reason.trim(), rejectedBy: actor.name, ...(capture === undefined ? {} : { taskId: capture.taskId }), timestamp: timestamp(options.now) };
-  await appendRecords(rejectionsLog(store.root), [rejection]);
-  await deleteRecord(store.root, 'pending', record.id);
-  return { rejection, removed: record.file };
+  // One transaction: the rejection is logged and the pending file goes together.
+  return writeStore(store.root, 'lore reject', async (tx) => {
+    const record = await findEntry(store, options.id, ['pending']);
+    const actor = await resolveActor(store.root, options);
+    const { id, title, description, capture } = record.value;
+    const rejection: RejectionEvent = { id, title, description, reason: options.reason.trim(), rejectedBy: actor.name, ...(capture === undefined ? {} : { taskId: capture.taskId }), timestamp: timestamp(options.now) };
+    tx.append(rejectionsLog(store.root), [rejection]);
+    await removeRecord(tx, 'pending', record.id);
+    return { rejection, removed: record.file };
+  });
 }

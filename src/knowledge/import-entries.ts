@@ -3,11 +3,11 @@
 // statistics of new entries are restored as application events.
 import { createHash } from 'node:crypto';
 import { ValidationError, type Problem } from '../errors.js';
-import { appendRecords } from '../log/ndjson.js';
-import { isValidId } from '../store/ids.js';
+import { invalidIdReason } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
-import { parseText, type ParsedText } from '../store/parse.js';
-import { checkValue, deleteRecord, writeRecord } from '../store/write.js';
+import { DEFAULT_PARSE_LIMITS, parseText, type Located, type ParsedText } from '../store/parse.js';
+import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { checkValue, putRecord, removeRecord } from '../store/write.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
 import { kindsHolding, resolveActor, timestamp } from './entries.js';
 import { completeEntry, type EntryWriteOptions } from './manage.js';
@@ -50,8 +50,8 @@ function splitEntries(text: string, file: string): { items: Parsed[]; problems: 
   const problems: Problem[] = [];
   text.split('\n').forEach((line, n) => {
     if (line.trim() === '') return;
-    // Each line is parsed alone; a blank prefix of n lines keeps the reported line numbers right.
-    const parsed = parseText('\n'.repeat(n) + line, file);
+    // Each line is parsed alone, numbered as the line it is in the file.
+    const parsed = parseText(line, file, DEFAULT_PARSE_LIMITS, { firstLine: n + 1 });
     if (parsed.value === undefined) problems.push(...parsed.problems);
     else items.push({ value: parsed.value, parsed, prefix: '' });
   });
@@ -76,17 +76,31 @@ interface Candidate {
   stats: UsageStats;
 }
 
+/** Locates pointers in the texts they belong to: one pass per text, however many pointers it has. */
+function locateGrouped(requests: ReadonlyArray<{ parsed: ParsedText; pointer: string }>): Array<Located | undefined> {
+  const out = new Array<Located | undefined>(requests.length);
+  const byText = new Map<ParsedText, number[]>();
+  requests.forEach((r, k) => {
+    const list = byText.get(r.parsed);
+    if (list === undefined) byText.set(r.parsed, [k]);
+    else list.push(k);
+  });
+  for (const [parsed, indexes] of byText) {
+    const found = parsed.locateAll(indexes.map((k) => ({ pointer: requests[k]!.pointer })));
+    indexes.forEach((k, j) => (out[k] = found[j]));
+  }
+  return out;
+}
+
 /** Validates every entry; returns them completed (source import, timestamps, author) or every problem. */
 async function validateAll(options: EntryWriteOptions, items: readonly Parsed[], file: string): Promise<{ candidates: Candidate[]; problems: Problem[]; warnings: string[] }> {
-  const problems: Problem[] = [];
+  const reported: Array<{ parsed: ParsedText; pointer: string; message: string }> = [];
   const candidates: Candidate[] = [];
   const warnings = new Set<string>();
   const seen = new Map<string, string>();
-  for (const { value, parsed, prefix } of items) {
-    const report = (pointer: string, message: string): void => {
-      const at = parsed.locate(prefix + pointer);
-      problems.push({ severity: 'error', file, ...(at === undefined ? {} : { line: at.line, column: at.column, frame: at.frame }), pointer: prefix + pointer, message });
-    };
+  const starts = locateGrouped(items.map(({ parsed, prefix }) => ({ parsed, pointer: prefix })));
+  for (const [k, { value, parsed, prefix }] of items.entries()) {
+    const report = (pointer: string, message: string): void => void reported.push({ parsed, pointer: prefix + pointer, message });
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       report('', 'an entry must be an object');
       continue;
@@ -101,16 +115,22 @@ async function validateAll(options: EntryWriteOptions, items: readonly Parsed[],
     }
     const { entry, warnings: more } = await completeEntry(options.store, type, { source: 'import', ...record } as Partial<KnowledgeEntry>, options);
     more.forEach((w) => warnings.add(w));
-    if (!isValidId(String(entry.id))) {
-      report('/id', `id ${JSON.stringify(entry.id)} is not allowed: it must start with a letter or digit, contain only letters, digits, '.', '_' and '-', and have no '..'`);
+    const idProblem = invalidIdReason(String(entry.id));
+    if (idProblem !== undefined) {
+      report('/id', `id ${JSON.stringify(entry.id)} is not allowed: ${idProblem}`);
       continue;
     }
-    const where = parsed.locate(prefix)?.line;
+    const where = starts[k]?.line;
     if (seen.has(entry.id)) report('/id', `the id ${entry.id} is used by two entries of the file (the other is at line ${seen.get(entry.id)})`);
     seen.set(entry.id, where === undefined ? '?' : String(where));
     for (const problem of checkValue(type, entry, String(entry.id), file)) report(problem.pointer ?? '', problem.message);
     candidates.push({ entry, stats });
   }
+  const located = locateGrouped(reported);
+  const problems = reported.map(({ pointer, message }, k): Problem => {
+    const at = located[k];
+    return { severity: 'error', file, ...(at === undefined ? {} : { line: at.line, column: at.column, frame: at.frame }), pointer, message };
+  });
   return { candidates, problems, warnings: [...warnings] };
 }
 
@@ -138,29 +158,33 @@ export async function importKnowledge(options: EntryWriteOptions & { text: strin
   if (all.length > 0) throw new ValidationError(`nothing was imported: ${file} has ${all.length} problem${all.length === 1 ? '' : 's'}`, all);
   const dryRun = options.dryRun === true;
   const actor = await resolveActor(store.root, options);
-  const items: ImportItem[] = [];
-  const events: ApplicationEvent[] = [];
-  const taken = new Set(candidates.map((c) => c.entry.id));
-  for (const { entry, stats } of candidates) {
-    const holders = await kindsHolding(store.root, entry.id);
-    const policy = options.onConflict ?? 'skip';
-    let target = entry;
-    let action: ImportItem['action'] = holders.length === 0 ? 'created' : policy === 'overwrite' ? 'overwritten' : policy === 'rename' ? 'renamed' : 'skipped';
-    if (action === 'renamed') {
-      target = { ...entry, id: await newEntryIdLike(store.root, entry.id, taken) };
-      taken.add(target.id);
+  const run = async (tx: StoreTransaction | undefined): Promise<ImportResult> => {
+    const items: ImportItem[] = [];
+    const events: ApplicationEvent[] = [];
+    const taken = new Set(candidates.map((c) => c.entry.id));
+    for (const { entry, stats } of candidates) {
+      const holders = await kindsHolding(store.root, entry.id);
+      const policy = options.onConflict ?? 'skip';
+      let target = entry;
+      let action: ImportItem['action'] = holders.length === 0 ? 'created' : policy === 'overwrite' ? 'overwritten' : policy === 'rename' ? 'renamed' : 'skipped';
+      if (action === 'renamed') {
+        target = { ...entry, id: await newEntryIdLike(store.root, entry.id, taken) };
+        taken.add(target.id);
+      }
+      const path = displayPath(store.root, recordPath(store.root, entry.type, target.id));
+      if (tx !== undefined && action !== 'skipped') {
+        for (const kind of holders.filter((k) => k !== entry.type && action === 'overwritten')) await removeRecord(tx, kind, entry.id);
+        const written = await putRecord(tx, entry.type, target);
+        if (action === 'overwritten' && written.status === 'unchanged' && holders.length === 1) action = 'unchanged';
+      }
+      if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
+      items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
     }
-    const path = displayPath(store.root, recordPath(store.root, entry.type, target.id));
-    if (!dryRun && action !== 'skipped') {
-      for (const kind of holders.filter((k) => k !== entry.type && action === 'overwritten')) await deleteRecord(store.root, kind, entry.id);
-      const written = await writeRecord(store.root, entry.type, target);
-      if (action === 'overwritten' && written.status === 'unchanged' && holders.length === 1) action = 'unchanged';
-    }
-    if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
-    items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
-  }
-  if (!dryRun && events.length > 0) await appendRecords(applicationsLog(store.root), events);
-  return { dryRun, items, warnings };
+    tx?.append(applicationsLog(store.root), events);
+    return { dryRun, items, warnings };
+  };
+  // Every entry (and its statistics) lands, or, after a crash, none does.
+  return dryRun ? run(undefined) : writeStore(store.root, 'lore import', run);
 }
 
 /** `id-2`, `id-3`, ...: the first that no file and no other imported entry holds. */

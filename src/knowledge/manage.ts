@@ -1,8 +1,9 @@
-// Adding, editing, enabling, disabling and removing knowledge entries. Every write goes through
-// store/write.ts: validated first, canonical, atomic.
+// Adding, editing, enabling, disabling and removing knowledge entries. Each reads and writes under
+// the store's write lock; every write goes through store/write.ts: validated first, canonical, atomic.
 import { LoreError, ValidationError } from '../errors.js';
 import { displayPath, recordPath } from '../store/layout.js';
 import type { Store } from '../store/open.js';
+import { withWriteLock } from '../store/transaction.js';
 import { checkValue, deleteRecord, writeRecord, type WriteResult } from '../store/write.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 import { findEntry, kindsHolding, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
@@ -73,13 +74,17 @@ export async function addEntry(options: EntryWriteOptions & { type: KnowledgeTyp
   if (options.input.type !== undefined && options.input.type !== type) {
     throw new ValidationError(`the entry says type ${options.input.type}, but a ${type} is being added`, [{ severity: 'error', file: options.shownAs ?? '(input)', pointer: '/type', message: `type must be ${type} (found "${options.input.type}")` }]);
   }
-  const { entry, warnings } = await completeEntry(store, type, options.input, options);
-  if (options.input.id !== undefined && (await kindsHolding(store.root, entry.id)).length > 0) {
-    throw new LoreError('CONFLICT', `an entry with id ${entry.id} already exists`, { hint: 'choose another id, or leave it out to have one generated; lore edit changes an existing entry' });
-  }
-  assertValid(store, entry, type, options.shownAs);
-  const written = await writeRecord(store.root, type, entry);
-  return { ...written, entry, warnings };
+  // The id is chosen (or checked) and the file written under one lock: two adds of the same
+  // title get two ids, two adds of the same --id give one "exists" refusal.
+  return withWriteLock(store.root, async () => {
+    const { entry, warnings } = await completeEntry(store, type, options.input, options);
+    if (options.input.id !== undefined && (await kindsHolding(store.root, entry.id)).length > 0) {
+      throw new LoreError('CONFLICT', `an entry with id ${entry.id} already exists`, { hint: 'choose another id, or leave it out to have one generated; lore edit changes an existing entry' });
+    }
+    assertValid(store, entry, type, options.shownAs);
+    const written = await writeRecord(store.root, type, entry);
+    return { ...written, entry, warnings };
+  });
 }
 
 /**
@@ -89,9 +94,11 @@ export async function addEntry(options: EntryWriteOptions & { type: KnowledgeTyp
  * await editEntry({ store, id: 'rec-use-typescript-strict-mode', set: [{ field: 'priority', value: 'critical' }] });
  */
 export async function editEntry(options: EntryWriteOptions & { id: string; set: readonly Assignment[] }): Promise<EntryWriteResult> {
-  const record = await findEntry(options.store, options.id);
-  const edited = applyAssignments(record.value, options.set);
-  return saveEdited(options, record, edited);
+  return withWriteLock(options.store.root, async () => {
+    const record = await findEntry(options.store, options.id);
+    const edited = applyAssignments(record.value, options.set);
+    return saveEdited(options, record, edited);
+  });
 }
 
 /** Writes an edited entry back to its file with a new updatedAt, unless nothing changed. */
@@ -105,13 +112,17 @@ async function saveEdited(options: EntryWriteOptions, record: EntryRecord, edite
 
 /** Enables or disables an entry (a no-op, reported as unchanged, when it already is). */
 export async function setEnabled(options: EntryWriteOptions & { id: string; enabled: boolean }): Promise<EntryWriteResult> {
-  const record = await findEntry(options.store, options.id);
-  return saveEdited(options, record, { ...record.value, enabled: options.enabled });
+  return withWriteLock(options.store.root, async () => {
+    const record = await findEntry(options.store, options.id);
+    return saveEdited(options, record, { ...record.value, enabled: options.enabled });
+  });
 }
 
 /** Removes an entry by deleting its file; returns the file removed. */
 export async function removeEntry(options: { store: Store; id: string }): Promise<{ id: string; kind: EntryRecord['kind']; file: string }> {
-  const record = await findEntry(options.store, options.id);
-  const file = await deleteRecord(options.store.root, record.kind, record.id);
-  return { id: record.id, kind: record.kind, file: file ?? record.file };
+  return withWriteLock(options.store.root, async () => {
+    const record = await findEntry(options.store, options.id);
+    const file = await deleteRecord(options.store.root, record.kind, record.id);
+    return { id: record.id, kind: record.kind, file: file ?? record.file };
+  });
 }

@@ -1,12 +1,13 @@
 // checkBeforeTask: a plan against the knowledge base. Prohibitions that match the plan's file
 // paths or approach text block (critical, when block_on_critical) or warn; recommendations and
 // learnings are the most relevant ones, capped by config.
-import type { Problem } from '../errors.js';
+import { LoreError, type Problem } from '../errors.js';
+import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
 import { normalisePath } from '../match/glob.js';
 import { applies, priorityRank } from './applicable.js';
-import { matchPlan, textWords, type MatchReason } from './plan-match.js';
+import { keywordsIn, planMatches, type MatchReason } from './plan-match.js';
 import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
 import { queryKnowledge, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
@@ -18,8 +19,10 @@ export interface ProhibitionMatch {
   knowledge: EntryWithStats;
   /** The first reason, in words ("File config/.env matches prohibited glob **\/.env"). */
   matchReason: string;
-  /** Every reason: each path and the pattern or glob it matched, each keyword. */
+  /** Every reason: each path (at most MAX_LISTED_PATHS) and the pattern or glob it matched, each keyword. */
   matches: MatchReason[];
+  /** Paths that matched beyond those listed in `matches`; present only when some are left out. */
+  unlistedPaths?: number;
 }
 
 export interface ScoredKnowledge {
@@ -63,19 +66,21 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   if (!config.enabled) return disabledResult();
   const context = { projectId: task.projectId ?? options.projectId, agentType: task.agentType, now: options.now ?? new Date() };
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
-  const approach = textWords(plan.approach);
+  const time = context.now.getTime();
+  const applicable: EntryWithStats[] = [];
+  for (const [doc, meta] of index.meta.entries()) {
+    if (meta.type === 'prohibition' && applies(meta.applicability, context, time)) applicable.push(index.entries[doc]!);
+  }
+  // One pass over the approach finds every keyword of every prohibition (memory bounded by the keywords).
+  const found = keywordsIn(plan.approach, applicable.flatMap((entry) => entry.keywords));
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
-  let prohibitions = 0;
-  const time = context.now.getTime();
-  for (const [doc, meta] of index.meta.entries()) {
-    if (meta.type !== 'prohibition' || !applies(meta.applicability, context, time)) continue;
-    const entry = index.entries[doc]!;
-    prohibitions++;
-    const matches = matchPlan(entry, plan, approach, paths);
+  const prohibitions = applicable.length;
+  for (const entry of applicable) {
+    const { reasons: matches, unlistedPaths } = planMatches(entry, found, paths);
     if (matches.length === 0) continue;
-    const match = { knowledge: entry, matchReason: matches[0]!.reason, matches };
+    const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);
   }
   const byPriority = (a: ProhibitionMatch, b: ProhibitionMatch): number => priorityRank(b.knowledge.priority) - priorityRank(a.knowledge.priority) || (a.knowledge.id < b.knowledge.id ? -1 : 1);
@@ -122,6 +127,12 @@ export async function checkBeforeTask(options: CheckOptions & { store: Store }):
   const { store } = options;
   if (!store.config.pre_task_check.enabled) return { ...disabledResult(), problems: [] };
   const { index, problems } = await loadKnowledgeIndex(store);
+  // A prohibition that cannot be read could be the one the plan breaks: fail closed, as the commit guard does.
+  const prohibitions = `${KNOWLEDGE_DIR}/${KINDS.prohibition.dir}/`;
+  const unreadable = problems.filter((p) => p.severity === 'error' && p.file.replace(/\\/g, '/').startsWith(prohibitions));
+  if (unreadable.length > 0) {
+    throw new LoreError('INVALID_STORE', 'the plan check cannot run: a prohibition it checks against is invalid', { problems: unreadable, hint: 'fix the files (lore validate)' });
+  }
   const result = await checkPlanWithIndex(index, store.config.pre_task_check, { ...options, root: store.root, projectId: options.projectId ?? store.config.project });
   return { ...result, problems };
 }

@@ -4,11 +4,11 @@ import type { Problem } from '../errors.js';
 import { normalisePath } from '../match/glob.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeType, Priority } from '../types.js';
-import { terms } from './_text.js';
+import { distinctTerms, terms } from './_text.js';
 import { applies, priorityRank } from './applicable.js';
 import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
 import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
-import { pathMatches } from './plan-match.js';
+import { firstPathMatch } from './plan-match.js';
 import { semanticScores, type SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
 import { buildSummary, DEFAULT_BUDGET } from './summary.js';
@@ -53,7 +53,7 @@ export interface KnowledgeResult {
 
 /** What a query found about one applicable entry, before it is ranked. */
 interface Signals {
-  /** Terms of the query (stemmed). */
+  /** The distinct terms of the query (stemmed) that the index holds, in order of appearance. */
   queryTerms: string[];
   bm25: Float64Array;
   /** For each technology, the documents holding all its words. */
@@ -61,14 +61,15 @@ interface Signals {
 }
 
 function querySignals(index: KnowledgeIndex, query: KnowledgeQuery): Signals {
-  const queryTerms = terms(`${query.taskDescription} ${query.taskType ?? ''}`);
+  // Only terms the index holds can score; streaming them keeps a huge description cheap.
+  const queryTerms = distinctTerms(`${query.taskDescription} ${query.taskType ?? ''}`, (term) => index.bm25.postings.has(term));
   const techs = (query.technologies ?? []).map((tech) => ({ tech, words: terms(tech) })).filter((t) => t.words.length > 0);
   return { queryTerms, bm25: scoreBm25(index.bm25, queryTerms), techs: techs.map((t) => ({ tech: t.tech, docs: documentsWithAll(index.bm25, t.words) })) };
 }
 
 /** The lexical score of one entry: BM25 + FILE_WEIGHT for a file match + TECH_WEIGHT per technology. */
 function lexicalScore(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[]): number {
-  const file = filePaths.length > 0 && index.meta[doc]!.paths && pathMatches(index.entries[doc]!, filePaths).length > 0;
+  const file = filePaths.length > 0 && index.meta[doc]!.paths && firstPathMatch(index.entries[doc]!, filePaths) !== undefined;
   let techs = 0;
   for (const tech of signals.techs) if (tech.docs.has(doc)) techs++;
   return signals.bm25[doc]! + (file ? FILE_WEIGHT : 0) + TECH_WEIGHT * techs;
@@ -80,7 +81,7 @@ function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, filePa
   const reasons: string[] = [];
   const hits = [...new Set(signals.queryTerms)].filter((term) => hasTerm(index.bm25, term, doc));
   if (hits.length > 0) reasons.push(`words: ${hits.join(', ')}`);
-  const file = pathMatches(entry, filePaths)[0];
+  const file = firstPathMatch(entry, filePaths);
   if (file !== undefined) reasons.push(`file ${file.path} matches ${file.kind} ${file.pattern}`);
   const techs = signals.techs.filter((t) => t.docs.has(doc)).map((t) => t.tech);
   if (techs.length > 0) reasons.push(`technology: ${techs.join(', ')}`);

@@ -3,7 +3,8 @@
 // and critical entries and pending learnings are never touched.
 import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
-import { deleteRecord } from '../store/write.js';
+import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { removeRecord } from '../store/write.js';
 import type { KnowledgeType, RetentionConfig } from '../types.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
 import { loadUsageStats, NO_USAGE, type UsageStats } from './stats.js';
@@ -46,13 +47,17 @@ export async function pruneKnowledge(options: { store: Store; dryRun: boolean; n
   const rule = `priority low, created more than ${retention.max_age_days} days ago, applied fewer than ${retention.min_applications_to_keep} times`;
   if (!retention.prune_low_priority) return { enabled: false, dryRun, removed: [], rule, problems: [] };
   const now = options.now ?? new Date();
-  const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
-  const removed: PruneCandidate[] = [];
-  for (const record of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const stats = usage.stats.get(record.id) ?? NO_USAGE;
-    if (!isPrunable(record.value, stats, retention, now)) continue;
-    if (!dryRun) await deleteRecord(store.root, record.kind, record.id);
-    removed.push({ id: record.id, type: record.value.type, file: record.file, createdAt: record.value.createdAt, timesApplied: stats.timesApplied });
-  }
-  return { enabled: true, dryRun, removed, rule, problems: [...loaded.problems, ...usage.problems] };
+  const prune = async (tx: StoreTransaction | undefined): Promise<PruneResult> => {
+    const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
+    const removed: PruneCandidate[] = [];
+    for (const record of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      const stats = usage.stats.get(record.id) ?? NO_USAGE;
+      if (!isPrunable(record.value, stats, retention, now)) continue;
+      if (tx !== undefined) await removeRecord(tx, record.kind, record.id);
+      removed.push({ id: record.id, type: record.value.type, file: record.file, createdAt: record.value.createdAt, timesApplied: stats.timesApplied });
+    }
+    return { enabled: true, dryRun, removed, rule, problems: [...loaded.problems, ...usage.problems] };
+  };
+  // Every due entry goes, or (after a crash) none does.
+  return dryRun ? prune(undefined) : writeStore(store.root, 'lore prune', prune);
 }

@@ -3,9 +3,9 @@
 // .knowledge/.cache/; when the provider is not configured or cannot be reached, callers fall
 // back to lexical ranking and say so.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-text.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { EmbeddingsConfig, KnowledgeEntry, MatchingConfig } from '../types.js';
 
@@ -119,7 +119,7 @@ const decode = (text: string): Float32Array => {
 /** The vectors of the entries, from the cache where it has them and from the provider otherwise. */
 async function entryVectors(root: string, config: EmbeddingsConfig, entries: readonly KnowledgeEntry[], env: NodeJS.ProcessEnv): Promise<{ vectors: Float32Array[]; computed: number }> {
   const path = cachePath(root, config);
-  const cache = ((await readFile(path, 'utf8').then(JSON.parse).catch(() => undefined)) as VectorCache | undefined) ?? { model: config.model, vectors: {} };
+  const cache = ((await readTextIfExists(path).then((text) => JSON.parse(text ?? 'null') as unknown).catch(() => undefined)) as VectorCache | null | undefined) ?? { model: config.model, vectors: {} };
   const hashes = entries.map((entry) => createHash('sha1').update(embeddingText(entry)).digest('hex'));
   const missing = [...new Set(hashes.map((hash, i) => (cache.vectors[hash] === undefined ? i : -1)).filter((i) => i >= 0).map((i) => hashes[i]!))];
   const textOf = new Map(hashes.map((hash, i) => [hash, embeddingText(entries[i]!)]));
@@ -133,7 +133,7 @@ async function entryVectors(root: string, config: EmbeddingsConfig, entries: rea
     }
   } finally {
     // What was fetched is kept even when a later batch fails; the cache is only an optimisation.
-    if (computed > 0) await writeFileAtomic(path, JSON.stringify(cache)).catch(() => undefined);
+    if (computed > 0) await writeFileAtomic(path, JSON.stringify(cache), { durable: false }).catch(() => undefined);
   }
   return { vectors: hashes.map((hash) => decode(cache.vectors[hash]!)), computed };
 }

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { appendRecords, replayLog } from '../log/ndjson.js';
-import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
 import { APPLIED_KINDS, findEntry, resolveActor, timestamp } from './entries.js';
@@ -33,7 +33,7 @@ export async function loadUsageStats(root: string): Promise<{ stats: Map<string,
   const file = applicationsLog(root);
   const replay = await replayLog<ApplicationEvent>(file, {
     displayPath: displayPath(root, file),
-    validate: (value) => (validateAgainst('application-event', value).length === 0 ? undefined : 'is not a valid application event'),
+    validate: logKind(LOGS.applications)!.lineProblem,
   });
   const stats = new Map<string, UsageStats>();
   for (const { value } of replay.records.values()) {
@@ -82,6 +82,7 @@ export async function recordApplication(options: RecordApplicationOptions): Prom
     appliedBy: actor.name,
     timestamp: timestamp(options.now),
   };
+  // A fresh id: never a new version of an earlier line, so there is nothing to stamp after.
   await appendRecords(applicationsLog(store.root), [event]);
   return event;
 }

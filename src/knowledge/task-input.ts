@@ -25,13 +25,15 @@ function parsePart(input: InputText, prefix: string): Part {
 }
 
 function problemsOf(parts: readonly Part[], issues: readonly SchemaIssue[]): Problem[] {
-  const problems: Problem[] = [];
-  for (const issue of issues) {
-    // The part whose prefix the pointer starts with owns it; a missing part is the combined file's.
-    const part = parts.find((p) => p.prefix !== '' && (issue.pointer === p.prefix || issue.pointer.startsWith(`${p.prefix}/`))) ?? parts[0]!;
+  // Each issue belongs to the part whose prefix its pointer starts with (a missing part: the
+  // combined file); each part's issues are located together, in one pass over its text.
+  const owner = issues.map((issue) => parts.find((p) => p.prefix !== '' && (issue.pointer === p.prefix || issue.pointer.startsWith(`${p.prefix}/`))) ?? parts[0]!);
+  const problems = new Array<Problem>(issues.length);
+  for (const part of parts) {
     const strip = (pointer: string): string => (part.prefix !== '' && pointer.startsWith(part.prefix) ? pointer.slice(part.prefix.length) : pointer);
-    const local = { ...issue, pointer: strip(issue.pointer), locatePointer: strip(issue.locatePointer) };
-    problems.push(...locateIssues(part.parsed, part.input.file, [local]));
+    const mine = issues.map((issue, k) => ({ issue, k })).filter(({ k }) => owner[k] === part);
+    const located = locateIssues(part.parsed, part.input.file, mine.map(({ issue }) => ({ ...issue, pointer: strip(issue.pointer), locatePointer: strip(issue.locatePointer) })));
+    mine.forEach(({ k }, j) => (problems[k] = located[j]!));
   }
   return problems;
 }

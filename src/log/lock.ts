@@ -1,18 +1,26 @@
-// An inter-process lock for a log: a lock file created exclusively (by link), holding who took it.
-// A lock left by a dead process (or older than staleMs) is broken, carefully, so that two
-// waiters breaking it at once cannot both end up holding it.
+// An inter-process lock (a log's, the store's): a lock file created exclusively (by link), holding
+// who took it. A lock left by a dead process is broken, carefully, so that two waiters breaking it
+// at once cannot both end up holding it.
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
+import { isRunning, thisProcess } from './process.js';
+import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
   timeoutMs?: number;
-  /** A lock older than this is stale even if its holder seems alive (default 30 s). */
+  /**
+   * A lock taken on another host (a shared file system, where liveness cannot be checked) is
+   * stale after this long (default 30 s). On this host a lock is stale exactly when its holder
+   * is gone, however long it has been held.
+   */
   staleMs?: number;
+  /** What the lock protects, for the timeout message (default: the target's path). */
+  label?: string;
 }
 
 interface Holder {
@@ -20,15 +28,8 @@ interface Holder {
   host: string;
   nonce: string;
   time: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return isErrno(error, 'EPERM');
-  }
+  /** When the holder process started (Linux), so a reused pid is not mistaken for the holder. */
+  started?: string;
 }
 
 async function readHolder(path: string): Promise<Holder | undefined> {
@@ -42,7 +43,8 @@ async function readHolder(path: string): Promise<Holder | undefined> {
 async function isStale(path: string, staleMs: number): Promise<Holder | 'unreadable-stale' | undefined> {
   const holder = await readHolder(path);
   if (holder !== undefined) {
-    if (holder.host === hostname() && !alive(holder.pid)) return holder;
+    // A live holder on this host may take as long as it needs (an import of 10,000 entries).
+    if (holder.host === hostname()) return isRunning(holder) === true ? undefined : holder;
     return Date.now() - Date.parse(holder.time) > staleMs ? holder : undefined;
   }
   try {
@@ -74,8 +76,11 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
   const path = `${target}.lock`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
-  const holder: Holder = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
+  const holder: Holder = { ...thisProcess(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
   const started = Date.now();
+  // Before mkdir, which would follow a symlinked folder of the store and create folders (and the
+  // lock) wherever it points.
+  assertNoSymlinkedDirs(path);
   await mkdir(dirname(path), { recursive: true });
   for (let attempt = 0; ; attempt++) {
     // The holder is written first and linked into place, so a lock never exists without its
@@ -98,11 +103,12 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
     if (Date.now() - started > timeoutMs) {
       const current = await readHolder(path);
       const who = current === undefined ? 'another process' : `process ${current.pid} on ${current.host} since ${current.time}`;
-      throw new LoreError('LOCK_TIMEOUT', `could not lock ${target} within ${timeoutMs} ms: it is held by ${who}`, {
+      throw new LoreError('LOCK_TIMEOUT', `could not lock ${options.label ?? target} within ${timeoutMs} ms: it is held by ${who}`, {
         hint: `if no lore process is running, delete ${path}`,
       });
     }
-    await sleep(Math.min(50, 1 + attempt * 2) + Math.random() * 3);
+    // Short waits: a write holds the lock for milliseconds, and a waiter that sleeps long leaves it idle.
+    await sleep(Math.min(10, 1 + attempt) + Math.random() * 3);
   }
   try {
     return await fn();

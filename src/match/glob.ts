@@ -1,105 +1,95 @@
-// Globs from knowledge files follow micromatch's syntax (with dot files matched), but are
-// compiled to RE2 and run in linear time: micromatch's own backtracking regexes can take
-// exponential time on a hostile glob. One deliberate difference: `[!a]` negates, as in POSIX
-// shells, where micromatch reads it as the set of '!' and 'a'.
+// Globs from knowledge files mean exactly what micromatch means with { dot: true } (the
+// differential test in tests/match.test.ts holds lore to that), but are compiled to RE2 and run in
+// linear time: micromatch's own backtracking regexes can take exponential time on a hostile glob.
+// What micromatch reads differently from how it looks is refused (see _glob-parse.ts). One
+// deliberate difference: `*`, `?`, `**` and classes match a newline like any other character,
+// where micromatch's `.` stops at one.
+import type { GlobClass } from './_glob-class.js';
+import { parseGlob, type GlobToken } from './_glob-parse.js';
 import { compileRegex, type SafeRegex } from './regex.js';
 
-const MAX_GLOB_LENGTH = 1000;
+// micromatch matches UTF-16 code units (`?` matches half of 😀, `??` all of it) and RE2 matches
+// code points. So each surrogate is matched as a code point of its own, in plane 16: paths and
+// globs are rewritten the same way, and no other astral character is left to be confused with one.
+const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATES = /[\uD800-\uDFFF]/g;
+const UNIT_BASE = 0x100000 - 0xd800;
 
-function escapeLiteral(char: string): string {
-  return /[\\^$.|?*+()[\]{}]/.test(char) ? `\\${char}` : char;
+function unitsAsCodePoints(text: string): string {
+  return HAS_SURROGATE.test(text) ? text.replace(SURROGATES, (unit) => String.fromCodePoint(UNIT_BASE + unit.charCodeAt(0))) : text;
 }
 
-/** Translates one path segment's glob syntax (no `/` inside) into RE2 syntax. */
-function segmentToRegex(segment: string): string {
+/** The reverse of unitsAsCodePoints: text of the regex's alphabet back as the path's UTF-16 text. */
+export function codePointsAsUnits(text: string): string {
   let out = '';
-  for (let i = 0; i < segment.length; i++) {
-    const char = segment[i]!;
-    if (char === '\\' && i + 1 < segment.length) {
-      out += escapeLiteral(segment[++i]!);
-    } else if (char === '*') {
-      while (segment[i + 1] === '*') i++;
-      out += '[^/]*';
-    } else if (char === '?') {
-      out += '[^/]';
-    } else if (char === '[') {
-      const end = segment.indexOf(']', i + 2);
-      if (end === -1) {
-        out += '\\[';
-        continue;
-      }
-      let body = segment.slice(i + 1, end);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      if (negated) body = body.slice(1);
-      out += `[${negated ? '^/' : ''}${body.replace(/\\(?!.)/g, '\\\\').replace(/\[/g, '\\[')}]`;
-      i = end;
-    } else {
-      out += escapeLiteral(char);
-    }
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    out += code >= UNIT_BASE + 0xd800 && code <= UNIT_BASE + 0xdfff ? String.fromCharCode(code - UNIT_BASE) : char;
   }
   return out;
 }
 
-const MAX_ALTERNATIVES = 256;
+const hex = (code: number): string => `\\x{${code.toString(16)}}`;
 
-/** Expands `{a,b}` alternatives (nested, and spanning `/`): src/{a,b/{c,d}} → src/a, src/b/c, src/b/d. */
-export function expandBraces(glob: string): string[] {
-  let depth = 0;
-  let open = -1;
-  const commas: number[] = [];
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i];
-    if (char === '\\') {
-      i++;
-    } else if (char === '{') {
-      if (depth++ === 0) open = i;
-    } else if (char === ',' && depth === 1) {
-      commas.push(i);
-    } else if (char === '}' && depth > 0 && --depth === 0) {
-      if (commas.length === 0) {
-        open = -1; // {a} without a comma is literal text, as in micromatch
-        continue;
-      }
-      const cuts = [open, ...commas, i];
-      const prefix = glob.slice(0, open);
-      const suffix = glob.slice(i + 1);
-      const out: string[] = [];
-      for (let k = 0; k + 1 < cuts.length; k++) {
-        out.push(...expandBraces(prefix + glob.slice(cuts[k]! + 1, cuts[k + 1]) + suffix));
-        if (out.length > MAX_ALTERNATIVES) throw new Error(`braces expand to more than ${MAX_ALTERNATIVES} alternatives`);
-      }
-      return out;
-    }
-  }
-  if (depth !== 0) throw new Error(`unbalanced braces in glob ${JSON.stringify(glob)}`);
-  return [glob];
-}
-
-/** The RE2 source (unanchored) of one brace-free glob. */
-function braceFreeToRegex(glob: string): string {
-  const segments = glob.replace(/^\.\//, '').split('/');
+function literal(text: string): string {
   let out = '';
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!;
-    if (segment === '**') {
-      // `**` as a whole segment matches any number of segments, including none.
-      if (segments.length === 1) out += '.*';
-      else if (i === segments.length - 1) out += '(?:/.*)?';
-      else out += i === 0 ? '(?:.*/)?' : '/(?:.*/)?';
-      continue;
-    }
-    if (i > 0 && segments[i - 1] !== '**') out += '/';
-    out += segmentToRegex(segment);
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const code = char.charCodeAt(0);
+    if (code >= 0xd800 && code <= 0xdfff) out += hex(UNIT_BASE + code);
+    else if (/[\\^$.|?*+()[\]{}]/.test(char)) out += `\\${char}`;
+    else if (code < 0x20 || code === 0x7f) out += hex(code);
+    else out += char;
   }
   return out;
 }
 
-/** The RE2 source, anchored at both ends, that matches the same paths as the glob. */
+function classSource(cls: GlobClass): string {
+  let items = '';
+  for (const [low, high] of cls.ranges) {
+    items += low === high ? hex(low) : `${hex(low)}-${hex(high)}`;
+    // A range over surrogates covers the surrogates' stand-ins too.
+    const from = Math.max(low, 0xd800);
+    const to = Math.min(high, 0xdfff);
+    if (from <= to) items += `${hex(UNIT_BASE + from)}-${hex(UNIT_BASE + to)}`;
+  }
+  const set = cls.negated ? `[^${items}/]` : `[${items}]`;
+  return cls.literal === undefined ? set : `(?:${literal(cls.literal)}|${set})`;
+}
+
+// `**` as micromatch compiles it with each neighbour; (?s) lets it match newlines too.
+const GLOBSTAR = {
+  all: '(?s:.*)',
+  lead: '(?s:(?:.*/)?)',
+  tail: '(?s:(?:/.*)?)',
+  'tail-after-star': '(?s:/.*)',
+  middle: '(?s:/.*/|/|$)',
+} as const;
+
+function tokenSource(token: GlobToken, next: GlobToken | undefined): string {
+  switch (token.type) {
+    case 'text': return literal(token.char);
+    case 'star': return token.nonEmpty === true ? '[^/]+' : '[^/]*';
+    case 'qmark': return '[^/]';
+    case 'class': return classSource(token.class);
+    case 'slash': return '/';
+    // micromatch asserts a character before a * that starts a segment, so a/**/* cannot end at a.
+    case 'globstar': return token.form === 'middle' && next?.type === 'star' ? '(?s:/.*/|/)' : GLOBSTAR[token.form];
+    case 'open': return '(?:';
+    case 'comma': return '|';
+    case 'close': return ')';
+  }
+}
+
+/** The RE2 source (anchored) of a glob's positive part, and whether a leading `!` negates it. */
+export function globToRegex(glob: string): { source: string; negated: boolean } {
+  const { negated, tokens } = parseGlob(glob);
+  return { source: `^${tokens.map((token, i) => tokenSource(token, tokens[i + 1])).join('')}$`, negated };
+}
+
+/** The RE2 source (anchored) of a glob's positive part; see globToRegex for negation. */
 export function globToRegexSource(glob: string): string {
-  if (glob.length > MAX_GLOB_LENGTH) throw new Error(`glob is longer than ${MAX_GLOB_LENGTH} characters`);
-  if (/\{[^{}]*\.\.[^{}]*\}/.test(glob)) throw new Error('brace ranges like {1..5} are not supported; list the alternatives: {1,2,3,4,5}');
-  const alternatives = expandBraces(glob).map(braceFreeToRegex);
-  return alternatives.length === 1 ? `^${alternatives[0]}$` : `^(?:${alternatives.join('|')})$`;
+  return globToRegex(glob).source;
 }
 
 const NEEDS_NORMALISING = /\\|^\.\/|\/$/;
@@ -115,6 +105,7 @@ export function normalisePath(path: string): string {
 /** A compiled glob; a leading `!` negates it. */
 export interface SafeGlob {
   readonly glob: string;
+  readonly negated: boolean;
   test(path: string): boolean;
 }
 
@@ -124,9 +115,16 @@ const cache = new Map<string, SafeGlob>();
 export function compileGlob(glob: string): SafeGlob {
   let compiled = cache.get(glob);
   if (compiled === undefined) {
-    const negated = glob.startsWith('!');
-    const regex: SafeRegex = compileRegex(globToRegexSource(negated ? glob.slice(1) : glob));
-    compiled = { glob, test: (path) => regex.test(normalisePath(path)) !== negated };
+    const { source, negated } = globToRegex(glob);
+    const regex: SafeRegex = compileRegex(source);
+    // micromatch also matches a path that is the glob's own text (`[ab]` matches "[ab]").
+    compiled = {
+      glob, negated,
+      test: (path) => {
+        const normal = normalisePath(path);
+        return normal === glob || regex.test(unitsAsCodePoints(normal)) !== negated;
+      },
+    };
     cache.set(glob, compiled);
   }
   return compiled;

@@ -3,7 +3,7 @@
 import { join, posix, relative, resolve, sep } from 'node:path';
 import { LoreError } from '../errors.js';
 import { schemaFileName, type SchemaName } from '../schema/schemas.js';
-import { assertValidId, entityFileStem } from './ids.js';
+import { assertValidId, entityFileStem, invalidIdReason } from './ids.js';
 
 export const KNOWLEDGE_DIR = '.knowledge';
 
@@ -29,15 +29,23 @@ const byId = (id: string): string => {
   return id;
 };
 
+/** The stem of an id without its prefix (ROLE-coach → coach), itself checked: ROLE-con would be con.yaml. */
+const withoutPrefix = (prefix: string) => (id: string): string => {
+  const stem = byId(id).slice(id.startsWith(prefix) ? prefix.length : 0);
+  const reason = invalidIdReason(stem);
+  if (reason !== undefined) throw new LoreError('INVALID_ID', `id ${JSON.stringify(id)} is not allowed: its file name would be ${JSON.stringify(`${stem}.yaml`)}, and ${reason}`);
+  return stem;
+};
+
 export const KINDS: Readonly<Record<RecordKindName, RecordKind>> = {
   recommendation: { name: 'recommendation', label: 'recommendations', dir: 'knowledge/recommendations', schema: 'knowledge-entry', idField: 'id', stem: byId },
   prohibition: { name: 'prohibition', label: 'prohibitions', dir: 'knowledge/prohibitions', schema: 'knowledge-entry', idField: 'id', stem: byId },
   learning: { name: 'learning', label: 'learnings', dir: 'knowledge/learnings', schema: 'knowledge-entry', idField: 'id', stem: byId },
   pending: { name: 'pending', label: 'pending learnings', dir: 'knowledge/pending', schema: 'knowledge-entry', idField: 'id', stem: byId },
   // Role, gate and mode files are named after their content (coach.yaml holds ROLE-coach).
-  role: { name: 'role', label: 'role constraints', dir: 'roles', schema: 'role-constraints', idField: 'id', stem: (id) => byId(id).replace(/^ROLE-/, '') },
-  gate: { name: 'gate', label: 'gate profiles', dir: 'gates', schema: 'gate-profile', idField: 'id', stem: (id) => byId(id).replace(/^QG-/, '') },
-  mode: { name: 'mode', label: 'implementation modes', dir: 'modes', schema: 'implementation-mode', idField: 'id', stem: (id) => byId(id).replace(/^MODE-/, '') },
+  role: { name: 'role', label: 'role constraints', dir: 'roles', schema: 'role-constraints', idField: 'id', stem: withoutPrefix('ROLE-') },
+  gate: { name: 'gate', label: 'gate profiles', dir: 'gates', schema: 'gate-profile', idField: 'id', stem: withoutPrefix('QG-') },
+  mode: { name: 'mode', label: 'implementation modes', dir: 'modes', schema: 'implementation-mode', idField: 'id', stem: withoutPrefix('MODE-') },
   override: { name: 'override', label: 'project overrides', dir: 'overrides', schema: 'project-overrides', idField: undefined, stem: byId },
   entity: { name: 'entity', label: 'graph entities', dir: 'graph/entities', schema: 'graph-entity', idField: 'name', stem: entityFileStem },
   allow: { name: 'allow', label: 'allowlist records', dir: 'allow', schema: 'allow-record', idField: 'id', stem: byId },

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { LoreError } from '../errors.js';
+import { assertRealDir } from '../fs/no-follow.js';
 import { KNOWLEDGE_DIR } from './layout.js';
 
 function isDirectory(path: string): boolean {
@@ -18,8 +19,17 @@ export interface LocateOptions {
   store?: string | undefined;
 }
 
-/** Returns the store root (the directory holding `.knowledge/`), or throws STORE_NOT_FOUND. */
+/**
+ * Returns the store root (the directory holding `.knowledge/`), or throws STORE_NOT_FOUND. A
+ * `.knowledge` that is a symlink is refused (SYMLINK): lore never follows one into the store.
+ */
 export function findStoreRoot(options: LocateOptions): string {
+  const root = locate(options);
+  assertRealDir(join(root, KNOWLEDGE_DIR));
+  return root;
+}
+
+function locate(options: LocateOptions): string {
   if (options.store !== undefined) {
     let root = resolve(options.cwd, options.store);
     if (basename(root) === KNOWLEDGE_DIR) root = dirname(root);

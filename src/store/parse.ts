@@ -1,20 +1,47 @@
 // Parsing of record text (YAML or JSON) with positions, so that every problem can name its
 // line and column. Works on strings only; reading files is read.ts's job.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
 import type { Problem } from '../errors.js';
 import type { SchemaIssue } from '../schema/validate.js';
+import { depthMessage, parseJsonText } from './json-text.js';
+import { codeFrame } from './text-position.js';
+
+export { codeFrame };
 
 export interface ParseLimits {
   maxAliases: number;
   maxDepth: number;
+  /**
+   * The longest YAML text parsed (characters). YAML's syntax tree takes tens of times the text in
+   * memory, so a large input must be JSON, which is checked by a scan and parsed natively.
+   */
+  maxYamlChars?: number;
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxAliases: 100, maxDepth: 32 };
+
+/** The default of ParseLimits.maxYamlChars: 4 MiB of YAML. */
+export const MAX_YAML_CHARS = 4 * 1024 * 1024;
+
+/** How a text is read: as YAML, as strict JSON, or as JSON when it starts like JSON (falling back to YAML). */
+export type TextFormat = 'yaml' | 'json' | 'auto';
+
+export interface ParseOptions {
+  /** Default: from the file name (formatOf). */
+  format?: TextFormat;
+  /** The number of the text's first line, for a text cut from a larger file (an NDJSON line). */
+  firstLine?: number;
+}
 
 export interface Located {
   line: number;
   column: number;
   frame: string;
+}
+
+export interface LocateRequest {
+  pointer: string;
+  atKey?: boolean;
 }
 
 export interface ParsedText {
@@ -23,36 +50,79 @@ export interface ParsedText {
   problems: Problem[];
   /** Finds the line and column of a JSON pointer in the text (the nearest existing node). */
   locate(pointer: string, atKey?: boolean): Located | undefined;
+  /** Locates many pointers at once (one pass over a JSON text). */
+  locateAll(requests: readonly LocateRequest[]): Array<Located | undefined>;
 }
 
-/** A few lines of `text` around `line`, with a caret under `column` (1-based), like yaml's prettyErrors. */
-export function codeFrame(text: string, line: number, column: number, width = 1): string {
-  const lines = text.split(/\r?\n/);
-  const first = Math.max(1, line - 1);
-  const last = Math.min(lines.length, line);
-  const gutter = String(last).length;
-  const out: string[] = [];
-  for (let n = first; n <= last; n++) {
-    const content = (lines[n - 1] ?? '').replace(/\t/g, ' ');
-    out.push(`${n === line ? '>' : ' '} ${String(n).padStart(gutter)} | ${content.length > 120 ? `${content.slice(0, 117)}...` : content}`);
-  }
-  const caretCount = Math.max(1, Math.min(width, 80));
-  out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${'^'.repeat(caretCount)}`);
-  return out.join('\n');
+/** The format a file name says: .json, .ndjson and .jsonl are JSON, .yaml and .yml YAML, anything else (stdin) either. */
+export function formatOf(file: string): TextFormat {
+  const dot = file.lastIndexOf('.');
+  const ext = dot === -1 || file.lastIndexOf('/') > dot ? '' : file.slice(dot).toLowerCase();
+  if (ext === '.json' || ext === '.ndjson' || ext === '.jsonl') return 'json';
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  return 'auto';
 }
 
-function depthOf(value: unknown, limit: number): number {
-  // Iterative, so a hostile nesting cannot overflow the stack while being measured.
-  let max = 0;
+/** Whether a value nests deeper than `limit`, walking iteratively (no stack to overflow). */
+function tooDeep(value: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
-    if (depth > max) max = depth;
-    if (max > limit) return max;
+    if (depth > limit) return true;
     for (const child of Object.values(current)) stack.push([child, depth + 1]);
   }
-  return max;
+  return false;
+}
+
+/**
+ * The first collection of YAML's syntax tree nested deeper than `limit`. Checked before the tree
+ * is composed: composing recurses once per level, and V8 dies outright (not with a RangeError)
+ * when a regular expression must be compiled that close to the end of the stack.
+ */
+function tooDeepToken(tokens: readonly CST.Token[], limit: number): CST.Token | undefined {
+  const stack: Array<[CST.Token | null | undefined, number]> = tokens.map((token) => [token, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    if (token === null || token === undefined) continue;
+    if (token.type === 'document') stack.push([token.value, depth]);
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth + 1 > limit) return token;
+    for (const item of token.items as Array<{ key?: CST.Token | null; value?: CST.Token | null }>) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+  }
+  return undefined;
+}
+
+/** Parses one YAML document as yaml's parseDocument does, refusing nesting past `limit` before composing it. */
+function parseYamlDocument(text: string, lineCounter: LineCounter, limit: number): Document | { tooDeepAt: number } {
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tooDeepToken(tokens, limit);
+  if (deep !== undefined) return { tooDeepAt: deep.offset };
+  let doc: Document | undefined;
+  for (const next of new Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, text.length)) {
+    if (doc === undefined) {
+      doc = next;
+    } else {
+      doc.errors.push(new YAMLParseError(next.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return doc!;
+}
+
+/** The first collection node of a YAML document nested deeper than `limit`, if any. */
+function tooDeepNode(doc: Document, limit: number): Node | undefined {
+  const stack: Array<[unknown, number]> = [[doc.contents, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > limit) return node as Node;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 function nodeAt(doc: Document, pointer: string, atKey: boolean): Node | undefined {
@@ -79,13 +149,29 @@ function nodeAt(doc: Document, pointer: string, atKey: boolean): Node | undefine
   return found;
 }
 
-/**
- * Parses YAML or JSON text into a value, with every syntax problem located. Caps the YAML
- * alias count and the nesting depth; an empty file is a problem, not an empty record.
- */
-export function parseText(text: string, file: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParsedText {
+/** A line git writes into a file it could not merge: <<<<<<< ours, =======, >>>>>>> theirs. */
+const CONFLICT_MARKER = /(?:^|\n)(?:<{7}|>{7})(?: |\r?\n|$)/;
+
+function unparsed(problems: Problem[]): ParsedText {
+  return { value: undefined, problems, locate: () => undefined, locateAll: (requests) => requests.map(() => undefined) };
+}
+
+/** Parses YAML text with positions; see parseText. */
+function parseYamlText(text: string, file: string, limits: ParseLimits, firstLine: number): ParsedText {
+  const shift = firstLine - 1;
+  const maxChars = limits.maxYamlChars ?? MAX_YAML_CHARS;
+  if (text.length > maxChars) {
+    return unparsed([{ severity: 'error', file, line: firstLine, column: 1, message: `the YAML text is ${text.length} characters, over the limit of ${maxChars} for YAML (its parser needs many times the text in memory); give it as JSON` }]);
+  }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true });
+  const parsed = parseYamlDocument(text, lineCounter, limits.maxDepth);
+  /** Nesting past the limit is one problem, whatever else the parser said about it. */
+  const tooDeepAt = (offset: number): ParsedText => {
+    const { line, col } = lineCounter.linePos(offset);
+    return unparsed([{ severity: 'error', file, line: line + shift, column: col, frame: codeFrame(text, line, col, 1, firstLine), message: depthMessage(limits.maxDepth) }]);
+  };
+  if ('tooDeepAt' in parsed) return tooDeepAt(parsed.tooDeepAt);
+  const doc = parsed;
   const problems: Problem[] = [];
   const locate = (pointer: string, atKey = false): Located | undefined => {
     const node = nodeAt(doc, pointer, atKey);
@@ -94,44 +180,80 @@ export function parseText(text: string, file: string, limits: ParseLimits = DEFA
     const { line, col } = lineCounter.linePos(range[0]);
     const end = lineCounter.linePos(range[1]);
     const width = end.line === line ? end.col - col : 1;
-    return { line, column: col, frame: codeFrame(text, line, col, width) };
+    return { line: line + shift, column: col, frame: codeFrame(text, line, col, width, firstLine) };
   };
+  const result = (value: unknown): ParsedText => ({ value, problems, locate, locateAll: (requests) => requests.map((r) => locate(r.pointer, r.atKey)) });
   for (const error of [...doc.errors, ...doc.warnings]) {
-    const pos = error.linePos?.[0];
-    const message = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '');
+    // The composer catches its own stack overflow on deep nesting and reports it with this code.
+    if (error.code === 'RESOURCE_EXHAUSTION') return tooDeepAt(error.pos[0]);
+    const pos = lineCounter.linePos(error.pos[0]);
     problems.push({
       severity: doc.errors.includes(error as never) ? 'error' : 'warning',
       file,
-      ...(pos === undefined ? {} : { line: pos.line, column: pos.col, frame: codeFrame(text, pos.line, pos.col) }),
-      message: `YAML syntax: ${message}`,
+      line: pos.line + shift,
+      column: pos.col,
+      frame: codeFrame(text, pos.line, pos.col, 1, firstLine),
+      message: `YAML syntax: ${error.message}`,
     });
   }
-  if (doc.errors.length > 0) return { value: undefined, problems, locate };
+  if (doc.errors.length > 0) return result(undefined);
   if (doc.contents === null) {
-    problems.push({ severity: 'error', file, line: 1, column: 1, message: 'the file is empty: expected a record (key: value lines)' });
-    return { value: undefined, problems, locate };
+    problems.push({ severity: 'error', file, line: firstLine, column: 1, message: 'the file is empty: expected a record (key: value lines)' });
+    return result(undefined);
   }
+  const deep = tooDeepNode(doc, limits.maxDepth);
+  if (deep !== undefined) return tooDeepAt(deep.range?.[0] ?? 0);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: limits.maxAliases });
   } catch (error) {
+    if (error instanceof RangeError) return tooDeepAt(0);
     const message = error instanceof ReferenceError
       ? `too many YAML alias expansions (limit ${limits.maxAliases}): the file looks like an alias bomb`
       : `could not resolve the YAML document: ${(error as Error).message}`;
-    problems.push({ severity: 'error', file, line: 1, column: 1, message });
-    return { value: undefined, problems, locate };
+    problems.push({ severity: 'error', file, line: firstLine, column: 1, message });
+    return result(undefined);
   }
-  if (depthOf(value, limits.maxDepth) > limits.maxDepth) {
-    problems.push({ severity: 'error', file, line: 1, column: 1, message: `the record is nested deeper than ${limits.maxDepth} levels` });
-    return { value: undefined, problems, locate };
+  // Aliases can nest what the document itself does not.
+  if (tooDeep(value, limits.maxDepth)) return tooDeepAt(0);
+  return result(value);
+}
+
+/** Whether a text starts like JSON: its first character past blanks (and a BOM) opens an object or array. */
+function looksLikeJson(text: string): boolean {
+  const first = /[^\s\uFEFF]/.exec(text.length > 4096 ? text.slice(0, 4096) : text)?.[0];
+  return first === '{' || first === '[';
+}
+
+/**
+ * Parses YAML or JSON text into a value, with every syntax problem located. A `.json` file is
+ * strict JSON and its errors say JSON; a text of unknown format (stdin) that starts like JSON is
+ * read as JSON, and as YAML (a superset) only when that parses instead. Caps YAML aliases, YAML
+ * size and the nesting depth; an empty file is a problem, not an empty record.
+ */
+export function parseText(text: string, file: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS, options: ParseOptions = {}): ParsedText {
+  const format = options.format ?? formatOf(file);
+  const firstLine = options.firstLine ?? 1;
+  const marker = CONFLICT_MARKER.exec(text);
+  if (marker !== null) {
+    // A half-merged file: say so once, instead of a page of syntax errors about the markers.
+    const line = text.slice(0, marker.index).split('\n').length + (marker[0].startsWith('\n') ? 1 : 0);
+    return unparsed([{ severity: 'error', file, line: line + firstLine - 1, column: 1, frame: codeFrame(text, line, 1, 7), message: 'the file has unresolved merge-conflict markers: resolve the conflict (keep one version, or combine them) and remove the <<<<<<<, ======= and >>>>>>> lines' }]);
   }
-  return { value, problems, locate };
+  if (format === 'yaml' || (format === 'auto' && !looksLikeJson(text))) return parseYamlText(text, file, limits, firstLine);
+  const json = parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file, limits, firstLine);
+  if (format === 'json' || json.value !== undefined || !json.problems.some((p) => p.message.startsWith('JSON syntax:'))) return json;
+  // JSON-looking text that is not JSON may still be YAML ({a: 1}); a large one is not tried, as YAML.
+  if (text.length > (limits.maxYamlChars ?? MAX_YAML_CHARS)) return json;
+  const yaml = parseYamlText(text, file, limits, firstLine);
+  return yaml.value !== undefined ? yaml : json;
 }
 
 /** Turns schema issues into problems located in the text. */
 export function locateIssues(parsed: ParsedText, file: string, issues: readonly SchemaIssue[], severity: Problem['severity'] = 'error'): Problem[] {
-  return issues.map((issue) => {
-    const at = parsed.locate(issue.locatePointer, issue.atKey);
+  const found = parsed.locateAll(issues.map((issue) => ({ pointer: issue.locatePointer, atKey: issue.atKey })));
+  return issues.map((issue, k) => {
+    const at = found[k];
     return {
       severity,
       file,

@@ -3,12 +3,14 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { isErrno, type Problem } from '../errors.js';
+import { isErrno, LoreError, type Problem } from '../errors.js';
+import { assertNoSymlinkedDirs, assertRealDir, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
-import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
-import { locateIssues, parseText } from './parse.js';
+import { displayPath, KINDS, KNOWLEDGE_DIR, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
+import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
 /** A valid record read from the store. */
@@ -39,7 +41,9 @@ export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** Validates record text as a record of `kind` stored under the file stem `stem`. */
 export function parseRecord<T = unknown>(text: string, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
-  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth });
+  // A record is already capped by max_file_bytes; raising that setting raises what YAML may hold too.
+  const maxYamlChars = Math.max(MAX_YAML_CHARS, limits.max_file_bytes);
+  const parsed = parseText(text.replace(/^\uFEFF/, ''), file, { maxAliases: limits.max_yaml_aliases, maxDepth: limits.max_depth, maxYamlChars });
   if (parsed.value === undefined) return { problems: parsed.problems };
   const spec = KINDS[kind];
   const schemaIssues = validateAgainst(spec.schema, parsed.value);
@@ -50,10 +54,23 @@ export function parseRecord<T = unknown>(text: string, kind: RecordKindName, ste
   return { record: { kind, id, file, value: parsed.value as T }, problems };
 }
 
+/** Decodes record bytes strictly (a byte that is not UTF-8 is a problem), then parses and validates them. */
+export function parseRecordBytes<T = unknown>(bytes: Uint8Array, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
+  const decoded = decodeUtf8(bytes);
+  if ('fault' in decoded) return { problems: [utf8Problem(file, decoded.fault)] };
+  return parseRecord<T>(decoded.text, kind, stem, file, limits);
+}
+
 /** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
-export function readCapped(path: string, max: number): { text: string } | { size: number } {
+export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
+  assertNoSymlinkedDirs(path);
   // Synchronous on purpose: thousands of small files read faster this way than through the thread pool.
-  const fd = openSync(path, 'r');
+  let fd: number;
+  try {
+    fd = openSync(path, READ_NOFOLLOW);
+  } catch (error) {
+    return rethrowSymlink(error, path);
+  }
   try {
     const { size } = fstatSync(fd);
     if (size > max) return { size };
@@ -64,10 +81,17 @@ export function readCapped(path: string, max: number): { text: string } | { size
       if (n === 0) break;
       read += n;
     }
-    return { text: buffer.toString('utf8', 0, read) };
+    return { bytes: read === size ? buffer : buffer.subarray(0, read) };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The problem of a record file that could not be read (a symlink is named as one). */
+export function readProblem(file: string, error: unknown): Problem {
+  // The file itself is the symlink: "<file>: is a symbolic link"; a folder above it is named in full.
+  if (error instanceof LoreError && error.code === 'SYMLINK') return { severity: 'error', file, message: error.message.startsWith(`${file} is `) ? error.message.slice(file.length + 1) : error.message };
+  return { severity: 'error', file, message: `could not read the file: ${(error as Error).message}` };
 }
 
 /** The problem of a file over the size cap. */
@@ -79,19 +103,21 @@ export function tooLarge(file: string, size: number, limits: LimitsConfig): Prob
 export async function readRecordFile<T = unknown>(root: string, kind: RecordKindName, path: string, limits: LimitsConfig = DEFAULT_LIMITS): Promise<{ record?: StoreRecord<T>; problems: Problem[] }> {
   const file = displayPath(root, path);
   const stem = basename(path, extname(path));
-  let content: { text: string } | { size: number };
+  let content: { bytes: Buffer } | { size: number };
   try {
     content = readCapped(path, limits.max_file_bytes);
   } catch (error) {
-    return { problems: [{ severity: 'error', file, message: `could not read the file: ${(error as Error).message}` }] };
+    return { problems: [readProblem(file, error)] };
   }
   if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
-  return parseRecord<T>(content.text, kind, stem, file, limits);
+  return parseRecordBytes<T>(content.bytes, kind, stem, file, limits);
 }
 
 /** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */
 export async function listRecordFiles(root: string, kind: RecordKindName): Promise<string[]> {
   const dir = join(knowledgeDir(root), KINDS[kind].dir);
+  // The folder itself (and those above it, up to .knowledge) must not be a symlink: SYMLINK.
+  assertRealDir(dir);
   let names: string[];
   try {
     names = await readdir(dir);
@@ -103,6 +129,17 @@ export async function listRecordFiles(root: string, kind: RecordKindName): Promi
     .filter((name) => !name.startsWith('.') && (RECORD_EXTENSIONS as readonly string[]).includes(extname(name)))
     .sort()
     .map((name) => join(dir, name));
+}
+
+/** The record files of a kind; a symlinked folder is reported in `problems` and holds none. */
+export async function listRecordFilesOrProblem(root: string, kind: RecordKindName, problems: Problem[]): Promise<string[]> {
+  try {
+    return await listRecordFiles(root, kind);
+  } catch (error) {
+    if (!(error instanceof LoreError && error.code === 'SYMLINK')) throw error;
+    problems.push({ severity: 'error', file: `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`, message: error.message });
+    return [];
+  }
 }
 
 /** Runs `task` over `items` with at most `limit` at once, keeping the order of results. */
@@ -123,7 +160,8 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (
 export async function readRecords<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T>> {
   const kinds = options.kinds ?? RECORD_KINDS;
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const jobs = (await Promise.all(kinds.map(async (kind) => (await listRecordFiles(root, kind)).map((path) => ({ kind, path }))))).flat();
+  const listProblems: Problem[] = [];
+  const jobs = (await Promise.all(kinds.map(async (kind) => (await listRecordFilesOrProblem(root, kind, listProblems)).map((path) => ({ kind, path }))))).flat();
   let done = 0;
   const results = await mapLimit(jobs, 32, async ({ kind, path }) => {
     const result = await readRecordFile<T>(root, kind, path, limits);
@@ -131,7 +169,7 @@ export async function readRecords<T = unknown>(root: string, options: ReadOption
     return result;
   });
   const records: StoreRecord<T>[] = [];
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...listProblems];
   for (const result of results) {
     if (result.record !== undefined) records.push(result.record);
     problems.push(...result.problems);

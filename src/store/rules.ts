@@ -1,5 +1,6 @@
 // Rules a schema cannot express, checked on every record after its schema passed: the file name
 // matches the id, an entry sits in the folder of its type, regexes and globs compile, ranges are ordered.
+import { LoreError } from '../errors.js';
 import { globProblem } from '../match/glob.js';
 import { regexProblem } from '../match/regex.js';
 import { fieldPath, isRealDate, type SchemaIssue } from '../schema/validate.js';
@@ -61,8 +62,16 @@ export function checkRecord(kind: RecordKindName, value: unknown, stem: string):
   const issues: SchemaIssue[] = [];
   const spec = KINDS[kind];
   const id = spec.idField === undefined ? stem : String((value as Record<string, unknown>)[spec.idField]);
-  if (spec.idField !== undefined && spec.stem(id) !== stem) {
-    issues.push(issue(`/${spec.idField}`, `the file name ${stem}.yaml does not match its ${spec.idField} ${JSON.stringify(id)}: rename the file to ${spec.stem(id)}.yaml or change the ${spec.idField}`));
+  let expected: string | undefined;
+  try {
+    expected = spec.stem(id);
+  } catch (error) {
+    // The schema's id pattern passed, but the id cannot be a file name (a Windows device name).
+    if (!(error instanceof LoreError)) throw error;
+    issues.push(issue(spec.idField === undefined ? '' : `/${spec.idField}`, spec.idField === undefined ? `the file name ${stem}.yaml is not allowed: ${error.message.replace(/^id "[^"]*" is not allowed: /, '')}` : error.message));
+  }
+  if (spec.idField !== undefined && expected !== undefined && expected !== stem) {
+    issues.push(issue(`/${spec.idField}`, `the file name ${stem}.yaml does not match its ${spec.idField} ${JSON.stringify(id)}: rename the file to ${expected}.yaml or change the ${spec.idField}`));
   }
   switch (kind) {
     case 'recommendation':

@@ -3,15 +3,17 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
+import { symlinkError } from '../fs/no-follow.js';
 import { readLog } from '../log/ndjson.js';
-import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName, type SchemaName } from '../schema/schemas.js';
-import { validateAgainst } from '../schema/validate.js';
+import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
+import { diagnose } from './doctor.js';
+import { isTransient } from './leftovers.js';
 import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
 import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
-import { turnLineProblem } from './turn-line.js';
+import { logKind } from './log-kinds.js';
 
 export interface LogSummary {
   file: string;
@@ -32,28 +34,59 @@ export interface StoreReport {
   valid: boolean;
 }
 
+/** The names in a folder, symlinks left out (symlinks() reports them); none when it is missing or a symlink. */
 async function listDir(path: string): Promise<string[]> {
   try {
-    return (await readdir(path)).sort();
+    if ((await lstat(path)).isSymbolicLink()) return [];
+    return (await readdir(path, { withFileTypes: true })).filter((e) => !e.isSymbolicLink()).map((e) => e.name).sort();
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
     throw error;
   }
 }
 
-/** The logs of the store with the schema of their lines. */
-async function listLogs(root: string): Promise<Array<{ path: string; schema: SchemaName | undefined; feature?: string }>> {
+/**
+ * Every symlink under `.knowledge/` (and `.knowledge` itself), as errors: lore reads and writes
+ * none of them. The one exception is the schemas folder, which only editors read.
+ */
+async function symlinks(root: string): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const report = async (path: string): Promise<void> => {
+    const error = symlinkError(path);
+    problems.push({ severity: 'error', file: displayPath(root, path), message: error.message.replace(/^\S+ is /, 'is ') });
+  };
   const dir = knowledgeDir(root);
-  const logs: Array<{ path: string; schema: SchemaName | undefined; feature?: string }> = [];
-  for (const project of await listDir(join(dir, LOGS.turnsDir))) {
-    for (const name of await listDir(join(dir, LOGS.turnsDir, project))) {
-      if (name.endsWith('.ndjson')) logs.push({ path: join(dir, LOGS.turnsDir, project, name), schema: 'turn-state', feature: name.slice(0, -'.ndjson'.length) });
+  try {
+    if ((await lstat(dir)).isSymbolicLink()) {
+      await report(dir);
+      return problems;
     }
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return problems;
+    throw error;
   }
-  const known: Record<string, SchemaName> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
-  for (const name of await listDir(join(dir, 'log'))) {
-    if (name.endsWith('.ndjson')) logs.push({ path: join(dir, 'log', name), schema: known[`log/${name}`] });
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isSymbolicLink()) {
+        if (path !== join(dir, SCHEMA_COPY_DIR)) await report(path);
+      } else if (entry.isDirectory()) {
+        await walk(path);
+      }
+    }
+  };
+  await walk(dir);
+  return problems;
+}
+
+/** The `.ndjson` files of the store's log folders, relative to `.knowledge/`. */
+async function listLogs(root: string): Promise<string[]> {
+  const dir = knowledgeDir(root);
+  const logs: string[] = [];
+  for (const project of await listDir(join(dir, LOGS.turnsDir))) {
+    for (const name of await listDir(join(dir, LOGS.turnsDir, project))) if (name.endsWith('.ndjson')) logs.push(`${LOGS.turnsDir}/${project}/${name}`);
   }
+  for (const name of await listDir(join(dir, 'log'))) if (name.endsWith('.ndjson')) logs.push(`log/${name}`);
   return logs;
 }
 
@@ -67,7 +100,7 @@ async function unknownFiles(root: string): Promise<Problem[]> {
     problems.push({ severity: 'warning', file: displayPath(root, path), message });
   };
   for (const name of await listDir(dir)) {
-    if (!KNOWN_TOP_LEVEL.has(name)) warn(join(dir, name), 'is not part of the .knowledge/ format and is ignored');
+    if (!KNOWN_TOP_LEVEL.has(name) && !isTransient(name)) warn(join(dir, name), 'is not part of the .knowledge/ format and is ignored');
   }
   const recordDirs = new Set(RECORD_KINDS.map((kind) => KINDS[kind].dir));
   for (const parent of ['knowledge', 'graph']) {
@@ -103,6 +136,12 @@ async function staleSchemaCopies(root: string): Promise<Problem[]> {
   return [];
 }
 
+/** What crashes left behind, and a .gitignore that would commit it: warnings, `lore doctor --fix` deals with them. */
+async function crashLeftovers(root: string): Promise<Problem[]> {
+  const items = await diagnose(root, { forValidate: true });
+  return items.map((item) => ({ severity: 'warning', file: item.file, message: `${item.message} (lore doctor --fix)` }));
+}
+
 /** Adds line, column and a code frame to problems that only have a pointer. */
 async function locateProblems(root: string, problems: Problem[]): Promise<void> {
   for (const problem of problems) {
@@ -126,24 +165,18 @@ export async function validateStore(store: Store, options: { onProgress?: (done:
   const problems: Problem[] = [...store.configProblems, ...read.problems, ...across];
   const logs: LogSummary[] = [];
   for (const log of await listLogs(root)) {
-    const file = displayPath(root, log.path);
-    if (log.schema === undefined) {
+    const path = join(knowledgeDir(root), log);
+    const file = displayPath(root, path);
+    const kind = logKind(log);
+    if (kind === undefined) {
       problems.push({ severity: 'warning', file, message: 'is not a log lore knows; it is ignored' });
       continue;
     }
-    const { schema, feature } = log;
-    const result = await readLog(log.path, {
-      displayPath: file,
-      validate: (value) => {
-        if (feature !== undefined) return turnLineProblem(value, feature);
-        const issues = validateAgainst(schema, value);
-        return issues.length === 0 ? undefined : `is invalid: ${issues.map((i) => i.message).join('; ')}`;
-      },
-    });
+    const result = await readLog(path, { displayPath: file, validate: kind.lineProblem });
     logs.push({ file, lines: result.lines });
     problems.push(...result.problems);
   }
-  problems.push(...(await unknownFiles(root)), ...(await staleSchemaCopies(root)));
+  problems.push(...(await symlinks(root)), ...(await unknownFiles(root)), ...(await staleSchemaCopies(root)), ...(await crashLeftovers(root)));
   const counts = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, 0])) as Record<RecordKindName, number>;
   for (const record of read.records) counts[record.kind]++;
   const errors = problems.filter((p) => p.severity === 'error').length;

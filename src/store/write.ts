@@ -1,15 +1,15 @@
-// Writing records: validated first, serialised canonically, replaced atomically, and left alone
-// (byte for byte) when nothing changed.
+// Writing records: validated first, serialised canonically, applied through a transaction (under
+// the store's write lock, all or nothing), and left alone (byte for byte) when nothing changed.
 import { join } from 'node:path';
 import { ValidationError, type Problem } from '../errors.js';
 import { loadSchema } from '../schema/schemas.js';
 import { validateAgainst } from '../schema/validate.js';
-import { writeFileAtomic, unlinkDurable } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { toCanonicalYaml } from './canonical.js';
 import { displayPath, KINDS, knowledgeDir, recordPath, schemaComment, type RecordKindName } from './layout.js';
 import { RECORD_EXTENSIONS } from './read.js';
 import { checkRecord } from './rules.js';
+import { writeStore, type StoreTransaction } from './transaction.js';
 
 export type WriteStatus = 'created' | 'updated' | 'unchanged';
 
@@ -40,36 +40,63 @@ export function renderRecord(kind: RecordKindName, value: unknown): string {
   return toCanonicalYaml(value, loadSchema(KINDS[kind].schema), schemaComment(kind));
 }
 
+/** A file's content as a transaction sees it: what it staged, else what is on disk (undefined: no file). */
+async function current(tx: StoreTransaction, path: string): Promise<string | undefined> {
+  const staged = tx.staged(path);
+  if (staged !== undefined) return staged ?? undefined;
+  return readTextIfExists(path);
+}
+
 /**
- * Validates and writes one record in canonical form. Refuses invalid records (nothing is
- * written); rewrites nothing when the file already holds exactly this text.
- *
- * @example
- * await writeRecord(root, 'prohibition', entry); // → { file: '.knowledge/knowledge/prohibitions/pro-x.yaml', status: 'created' }
+ * Validates a record and stages it, in canonical form, in a transaction. Refuses an invalid
+ * record (nothing is staged); stages nothing when the file already holds exactly this text.
  */
-export async function writeRecord(root: string, kind: RecordKindName, value: unknown, options: { id?: string } = {}): Promise<WriteResult> {
+export async function putRecord(tx: StoreTransaction, kind: RecordKindName, value: unknown, options: { id?: string } = {}): Promise<WriteResult> {
+  const { root } = tx;
   const id = options.id ?? recordId(kind, value);
   const path = recordPath(root, kind, id);
   const file = displayPath(root, path);
   const problems = checkValue(kind, value, id, file);
   if (problems.length > 0) throw new ValidationError(`refusing to write ${file}: the record is invalid`, problems);
   const text = renderRecord(kind, value);
-  const existing = await readTextIfExists(path);
+  const existing = await current(tx, path);
   if (existing === text) return { file, status: 'unchanged' };
-  await writeFileAtomic(path, text);
+  tx.write(path, text);
   // A record hand-written as .yml or .json is replaced by its canonical .yaml.
   const stem = KINDS[kind].stem(id);
-  for (const ext of RECORD_EXTENSIONS.filter((e) => e !== '.yaml')) await unlinkDurable(join(knowledgeDir(root), KINDS[kind].dir, stem + ext));
+  for (const ext of RECORD_EXTENSIONS.filter((e) => e !== '.yaml')) {
+    const other = join(knowledgeDir(root), KINDS[kind].dir, stem + ext);
+    if ((await current(tx, other)) !== undefined) tx.delete(other);
+  }
   return { file, status: existing === undefined ? 'created' : 'updated' };
 }
 
-/** Deletes a record's file; returns its path, or undefined when there was none. */
-export async function deleteRecord(root: string, kind: RecordKindName, id: string): Promise<string | undefined> {
+/** Stages the deletion of a record's file(s) in a transaction; returns its path, or undefined when there was none. */
+export async function removeRecord(tx: StoreTransaction, kind: RecordKindName, id: string): Promise<string | undefined> {
   const stem = KINDS[kind].stem(id);
   let deleted: string | undefined;
   for (const ext of RECORD_EXTENSIONS) {
-    const path = join(knowledgeDir(root), KINDS[kind].dir, stem + ext);
-    if (await unlinkDurable(path)) deleted = displayPath(root, path);
+    const path = join(knowledgeDir(tx.root), KINDS[kind].dir, stem + ext);
+    if ((await current(tx, path)) === undefined) continue;
+    tx.delete(path);
+    deleted = displayPath(tx.root, path);
   }
   return deleted;
+}
+
+/**
+ * Validates and writes one record in canonical form, under the store's write lock (inside another
+ * write, as part of it). Refuses invalid records (nothing is written); rewrites nothing when the
+ * file already holds exactly this text.
+ *
+ * @example
+ * await writeRecord(root, 'prohibition', entry); // → { file: '.knowledge/knowledge/prohibitions/pro-x.yaml', status: 'created' }
+ */
+export function writeRecord(root: string, kind: RecordKindName, value: unknown, options: { id?: string } = {}): Promise<WriteResult> {
+  return writeStore(root, `write ${kind}`, (tx) => putRecord(tx, kind, value, options));
+}
+
+/** Deletes a record's file under the store's write lock; returns its path, or undefined when there was none. */
+export function deleteRecord(root: string, kind: RecordKindName, id: string): Promise<string | undefined> {
+  return writeStore(root, `delete ${kind}`, (tx) => removeRecord(tx, kind, id));
 }

@@ -1,8 +1,12 @@
 // Writing turn states: a turn is validated, stamped and appended to its feature's log under the
-// log's lock; recording the same id again updates it (replay keeps the newest line). After each
-// write the retention limits are checked and applied.
+// log's lock; recording the same id again updates it (replay keeps the newest line, and the log's
+// version rule stamps the new one after the old, even when the old one's time is in the future).
+// What the write needs to know of the log (does the id exist, its latest time) comes from the
+// project's turn index, which reads only what was appended since the last call. After each write
+// the retention limits are checked and applied; a log retention refuses to rewrite is a warning.
 import { LoreError, ValidationError, type Problem } from '../errors.js';
 import { withLog } from '../log/ndjson.js';
+import type { VersionRule } from '../log/versions.js';
 import { suggest } from '../schema/suggest.js';
 import { validateAgainst, type SchemaIssue } from '../schema/validate.js';
 import { displayPath } from '../store/layout.js';
@@ -10,6 +14,7 @@ import type { Store } from '../store/open.js';
 import { locateIssues, parseText } from '../store/parse.js';
 import type { FeatureCompletion, TurnState } from '../types.js';
 import { pruneTurns, type PruneResult } from './retention.js';
+import { ProjectTurns } from './turn-index.js';
 import { completionId, listTurnFeatures, readTurnLog, turnId, turnLogPath } from './turn-log.js';
 
 /** The fields of a turn in schema order; id and timestamp are set by lore. */
@@ -70,12 +75,18 @@ export interface RecordTurnOptions {
 }
 
 export interface RecordTurnResult {
+  /** The turn as written: its timestamp may be later than the one given (see versions.ts). */
   turn: TurnState;
   /** The log, relative to the store root. */
   file: string;
   status: 'created' | 'updated';
-  /** What retention did after the write. */
+  /** What retention did after the write; a log it refused to rewrite is in `prune.refused`. */
   prune: PruneResult;
+}
+
+/** A turn log's version rule: a new version of a turn is stamped after the latest one in the log. */
+function turnVersions(latest: (id: string) => number | undefined): VersionRule<{ id: string; timestamp: string }> {
+  return { keyOf: (t) => t.id, latest, timeOf: (t) => Date.parse(t.timestamp), stamp: (t, at) => (t.timestamp = at) };
 }
 
 /**
@@ -87,14 +98,18 @@ export interface RecordTurnResult {
  * (await recordTurn({ store, project: 'acme', turn })).file; // → '.knowledge/turns/acme/FEAT-001.ndjson'
  */
 export async function recordTurn(options: RecordTurnOptions): Promise<RecordTurnResult> {
-  const { store, project, turn } = options;
+  const { store, project } = options;
+  const turn = { ...options.turn };
   const path = turnLogPath(store.root, project, turn.feature_id);
+  const file = displayPath(store.root, path);
+  const turns = await ProjectTurns.load(store, project);
   const status = await withLog(path, async (writer) => {
-    const existed = (await readTurnLog({ store, project, feature: turn.feature_id })).turns.some((t) => t.id === turn.id);
-    await writer.append([turn]);
+    const { index } = await turns.feature(turn.feature_id);
+    const existed = index.get(turn.id)?.deleted === false;
+    await writer.append([turn], turnVersions((id) => index.latest(id)));
     return existed ? 'updated' as const : 'created' as const;
-  });
-  return { turn, file: displayPath(store.root, path), status, prune: await pruneTurns({ store, project }) };
+  }, { displayPath: file });
+  return { turn, file, status, prune: await pruneTurns({ store, project, turns }) };
 }
 
 /**
@@ -106,14 +121,20 @@ export async function recordTurn(options: RecordTurnOptions): Promise<RecordTurn
 export async function completeFeature(options: { store: Store; project: string; feature: string; now: Date }): Promise<{ completion: FeatureCompletion; file: string; status: 'completed' | 'already_completed'; prune: PruneResult }> {
   const { store, project, feature } = options;
   const path = turnLogPath(store.root, project, feature);
-  const log = await readTurnLog({ store, project, feature });
-  if (log.turns.length === 0) {
-    const known = await listTurnFeatures(store.root, project);
-    const hint = suggest(feature, known);
-    throw new LoreError('NOT_FOUND', `no turns recorded for feature ${feature} in project ${project}, so there is nothing to complete`, { hint: hint === undefined ? `features with turns: ${known.join(', ') || 'none'}` : `did you mean ${hint}?` });
-  }
-  const status = log.completion === undefined ? 'completed' as const : 'already_completed' as const;
-  const completion: FeatureCompletion = log.completion ?? { id: completionId(feature), feature_id: feature, completed: true, timestamp: options.now.toISOString() };
-  if (status === 'completed') await withLog(path, (writer) => writer.append([completion]));
-  return { completion, file: displayPath(store.root, path), status, prune: await pruneTurns({ store, project }) };
+  const file = displayPath(store.root, path);
+  // Read and appended in one locked step, so two completions cannot both write.
+  const { completion, status } = await withLog(path, async (writer) => {
+    const log = await readTurnLog({ store, project, feature });
+    if (log.turns.length === 0) {
+      const known = await listTurnFeatures(store.root, project);
+      const hint = suggest(feature, known);
+      throw new LoreError('NOT_FOUND', `no turns recorded for feature ${feature} in project ${project}, so there is nothing to complete`, { hint: hint === undefined ? `features with turns: ${known.join(', ') || 'none'}` : `did you mean ${hint}?` });
+    }
+    if (log.completion !== undefined) return { completion: log.completion, status: 'already_completed' as const };
+    const record: FeatureCompletion = { id: completionId(feature), feature_id: feature, completed: true, timestamp: options.now.toISOString() };
+    // Written once, so it is never a new version of an older line.
+    await writer.append([record]);
+    return { completion: record, status: 'completed' as const };
+  }, { displayPath: file });
+  return { completion, file, status, prune: await pruneTurns({ store, project }) };
 }

@@ -4,6 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
+import { assertRealDir } from '../fs/no-follow.js';
 import { readAtRef } from '../git/objects.js';
 import { replayLog, replayLogText, type ReplayOptions } from '../log/ndjson.js';
 import { assertValidId } from '../store/ids.js';
@@ -70,8 +71,10 @@ export function turnLogPath(root: string, project: string, feature: string): str
 
 /** The features of a project that have a turn log, sorted. */
 export async function listTurnFeatures(root: string, project: string): Promise<string[]> {
+  const dir = projectTurnsDir(root, project);
+  assertRealDir(dir);
   try {
-    return (await readdir(projectTurnsDir(root, project))).filter((n) => n.endsWith('.ndjson')).map((n) => n.slice(0, -'.ndjson'.length)).sort();
+    return (await readdir(dir)).filter((n) => n.endsWith('.ndjson')).map((n) => n.slice(0, -'.ndjson'.length)).sort();
   } catch (error) {
     if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
     throw error;
@@ -100,7 +103,7 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   } else {
     const where = { cwd: store.root, ...(options.env === undefined ? {} : { env: options.env }) };
     const text = await readAtRef(where, ref, relative(store.root, path).split(sep).join('/'));
-    result = replayLogText<TurnState>(text?.toString('utf8') ?? '', replay);
+    result = replayLogText<TurnState>(text ?? '', replay);
   }
   const lines = [...result.records.values()];
   const completion = lines.find((l) => (l.value as unknown as FeatureCompletion).completed === true)?.value as unknown as FeatureCompletion | undefined;

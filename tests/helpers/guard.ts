@@ -1,4 +1,5 @@
 // Builders for commit-guard tests: prohibitions as files, a repo with a store, `lore` on PATH.
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -16,7 +17,7 @@ export const prohibitionPath = (id: string): string => `.knowledge/knowledge/pro
 
 /** A repository with `.knowledge/config.yaml` (project demo) and the given files, committed. */
 export function guardRepo(t: TestContext, files: Record<string, string> = {}): string {
-  return gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: demo\n', 'README.md': '# demo\n', ...files });
+  return gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: demo\n', '.knowledge/.gitignore': '.cache/\n', 'README.md': '# demo\n', ...files });
 }
 
 /** An environment whose PATH has a `lore` that runs the built CLI (what installed hooks call). */
@@ -30,3 +31,10 @@ export function envWithLore(t: TestContext, extra: NodeJS.ProcessEnv = {}): Node
 
 /** Private-key-like text built at run time, so this repository's own guard never sees the literal. */
 export const KEY_HEADER = ['-----BEGIN', 'RSA PRIVATE', 'KEY-----'].join(' ');
+
+/** Runs git (a commit, with hooks) and reports its exit code and output instead of throwing. */
+export function gitRun(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
+  });
+}

@@ -1,7 +1,7 @@
 // What the `lore graph ...` commands share: the --memory-file option, opening the back-end,
 // parsing k=v properties and integers, and reporting changes.
 import { LoreError, UsageError, ValidationError } from '../../errors.js';
-import { withPositions } from '../../graph/_json.js';
+import { withPositions } from '../../store/json-text.js';
 import type { ApplyResult } from '../../graph/apply.js';
 import { resolveGraphBackend, type GraphBackend } from '../../graph/backend.js';
 import type { LoadedGraph } from '../../graph/memory-file.js';

@@ -5,6 +5,7 @@ import type { CheckReport } from '../../guard/_evaluate.js';
 import { toSarif } from '../../guard/report-sarif.js';
 import { findingLines, scannedLine, toMarkdown, verdict } from '../../guard/report-text.js';
 import type { CommandContext } from '../command.js';
+import { formatProblem } from '../format.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'markdown'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -28,6 +29,11 @@ export function printReport(ctx: CommandContext, report: CheckReport, format: Fo
     const { style } = ctx;
     const lines = [`lore: ${scannedLine(report)}`];
     if (report.role === undefined && ctx.flag('verbose')) lines.push('lore: no role known (LORE_ROLE, git config lore.role, the committed turn log): no role guard');
+    if (report.invalid.length > 0) {
+      lines.push('', `${style.red('BLOCKED')} the knowledge this change brings must parse and validate, so the store stays valid:`);
+      for (const problem of report.invalid) lines.push(formatProblem(problem, style));
+      lines.push('  how to proceed: fix the files (lore validate shows the same problems), stage them again and commit');
+    }
     for (const f of report.outcome.active) lines.push('', ...findingLines(f, f.priority === 'critical' ? style.red('BLOCKED') : style.yellow('warning')));
     if (ctx.flag('verbose')) {
       for (const f of report.outcome.suppressed) lines.push('', ...findingLines(f, style.dim('suppressed')).slice(0, 2), `  reason: ${f.reason}`);

@@ -7,7 +7,14 @@ function printMatches(ctx: CommandContext, label: string, matches: readonly Proh
   for (const match of matches) {
     const { knowledge } = match;
     ctx.print(`  ${label === 'blocker' ? ctx.style.red(label) : ctx.style.yellow(label)}  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
-    for (const reason of match.matches) ctx.print(`           ${reason.reason}`);
+    const unlisted = match.unlistedPaths ?? 0;
+    // Paths come first in `matches`: the count of unlisted ones goes after the last listed path.
+    const keywordsFrom = match.matches.findIndex((reason) => reason.kind === 'keyword');
+    match.matches.forEach((reason, i) => {
+      if (i === keywordsFrom && unlisted > 0) ctx.print(`           ... and ${plural(unlisted, 'more file')}`);
+      ctx.print(`           ${reason.reason}`);
+    });
+    if (keywordsFrom === -1 && unlisted > 0) ctx.print(`           ... and ${plural(unlisted, 'more file')}`);
   }
 }
 
@@ -21,7 +28,8 @@ export const command = defineCommand({
     '"env*" would). A critical match blocks when pre_task_check.block_on_critical (exit 1, canProceed false);',
     'other matches warn. Adds the most relevant recommendations (max_recommendations) and learnings',
     '(max_learnings) and a token-budgeted summary. Without --task and --plan it reads one',
-    '{ "task": ..., "plan": ... } object from stdin. Exit 0 proceed, 1 blocked or invalid input, 2 usage.',
+    '{ "task": ..., "plan": ... } object from stdin. An invalid prohibition stops the check (it could be the',
+    'one the plan breaks). Exit 0 proceed, 1 blocked, invalid input or an invalid prohibition, 2 usage.',
   ].join('\n'),
   options: {
     ...TASK_PLAN_OPTIONS,

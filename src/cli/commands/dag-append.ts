@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { LoreError, UsageError } from '../../errors.js';
+import { LoreError, UsageError, ValidationError } from '../../errors.js';
+import { parseJson } from '../../store/json-text.js';
 import { parseAppendInput } from '../../dag/append-input.js';
 import type { AppendInput } from '../../dag/append.js';
 import type { DagRole } from '../../types.js';
@@ -14,12 +15,15 @@ async function fromFile(ctx: CommandContext, file: string): Promise<AppendInput 
   const given = NODE_FLAGS.filter((f) => ctx.options[f] !== undefined);
   if (given.length > 0) throw new UsageError(`--from-file gives the whole node; leave out --${given.join(', --')}`);
   const input = await readInputText(ctx, file);
+  let value: unknown;
   try {
-    return parseAppendInput(JSON.parse(input.text), input.file);
+    value = parseJson(input.text, input.file, 'a JSON object (one node)');
   } catch (error) {
-    if (error instanceof LoreError) throw error;
-    throw new LoreError('PARSE', `${input.file} is not valid JSON: ${(error as Error).message}`);
+    // A node that is not JSON is a usage error of this command (exit 2), located like every other.
+    if (error instanceof ValidationError) throw new LoreError('PARSE', error.message, { problems: error.problems, cause: error });
+    throw error;
   }
+  return parseAppendInput(value, input.file);
 }
 
 /** The node given by flags. */

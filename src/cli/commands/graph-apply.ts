@@ -1,4 +1,4 @@
-import { parseJson } from '../../graph/_json.js';
+import { parseJson } from '../../store/json-text.js';
 import { defineCommand } from '../command.js';
 import { change, locateIn, MEMORY_FILE_OPTION, openBackend, reportApply } from './_graph.js';
 import { readInputText } from '../_input.js';

@@ -12,9 +12,11 @@ export const command = defineCommand({
   description: [
     'Reads the graph from the store\'s entity files and prints it as { "entities": [...], "relationships": [...] },',
     'or writes it atomically to --memory-file PATH (replacing that file). lore graph import converts back.',
+    'A PATH that holds something other than a memory file is left alone (exit 2) unless --force.',
   ].join('\n'),
   options: {
     'memory-file': { type: 'string', value: 'PATH', description: 'write to this file instead of standard output' },
+    force: { type: 'boolean', description: 'replace PATH even when it is not a memory file' },
   },
   positionals: [0, 0],
   examples: ['lore graph export > context.json', 'lore graph export --memory-file context.json'],
@@ -27,7 +29,7 @@ export const command = defineCommand({
       ctx.print(memoryFileText(graph.toJSON()).trimEnd());
       return;
     }
-    const status = await saveMemoryFile(resolve(ctx.cwd, file), graph, { display: file });
+    const status = await saveMemoryFile(resolve(ctx.cwd, file), graph, { display: file, force: ctx.flag('force') });
     const counts = { entities: graph.entityCount, relationships: graph.relationshipCount };
     if (ctx.json) ctx.printJson({ file, status, ...counts });
     else ctx.print(`${status === 'unchanged' ? 'unchanged' : 'wrote'} ${file}: ${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.relationships, 'relationship')}`);

@@ -1,23 +1,43 @@
 import { installHook } from '../../guard/install.js';
 import { defineCommand } from '../command.js';
 
+const lines = (numbers: number[]): string => `${numbers.length === 1 ? 'line' : 'lines'} ${numbers.join(', ')}`;
+
 export const command = defineCommand({
   name: 'hook install',
-  summary: "install lore's pre-commit hook in this repository, chaining any existing hook",
+  summary: "install lore's pre-commit hook where git provably runs it, keeping any existing hook",
   usage: '[options]',
   description: [
-    'Finds where the pre-commit hook lives (core.hooksPath, husky, or .git/hooks). With husky it adds one',
-    'line to .husky/pre-commit. Otherwise it writes a thin shim; an existing hook is kept, renamed to',
-    'pre-commit.lore-chained, and runs first. lore hook uninstall restores it.',
+    'Finds the pre-commit hook git runs (core.hooksPath, husky, or .git/hooks). With husky 9 it puts one',
+    'line in .husky/pre-commit as its first command, after the #! line and leading comments, so an exit or',
+    'exec further down cannot skip it. Otherwise it writes a thin shim; an existing hook is kept, renamed to',
+    'pre-commit.lore-chained, and runs first. lore hook uninstall undoes either.',
+    '',
+    'Then it reads the files back and proves that git runs lore. When it cannot (a husky hook that is not',
+    "a shell script, husky's runner missing or not executable, hooks turned off, lefthook managing the",
+    'hooks), it changes nothing, says what to edit by hand, and exits 1.',
+    '',
+    '--json status: installed, already-installed or refused (with reason, message, fix and text).',
   ].join('\n'),
   options: {},
   positionals: [0, 0],
   examples: ['lore hook install', 'lore hook install --json'],
   async run(ctx) {
     const result = await installHook({ cwd: ctx.cwd, env: ctx.env });
-    if (ctx.json) return ctx.printJson(result);
+    if (ctx.json) {
+      ctx.printJson(result);
+      return result.status === 'refused' ? 1 : 0;
+    }
+    if (result.status === 'refused') {
+      ctx.note(`lore: hook not installed: ${result.message}. Nothing was changed.`);
+      ctx.note(result.text === undefined ? `${result.fix}.` : `${result.fix}:\n\n${result.text.replace(/\n$/, '')}`);
+      return 1;
+    }
     if (result.status === 'already-installed') return ctx.print(`lore's pre-commit hook is already installed in ${result.file}`);
+    if (result.style === 'husky') {
+      const replaced = result.replaced === undefined ? '' : `; it replaced lore's earlier ${lines(result.replaced)}`;
+      return ctx.print(`installed lore's pre-commit hook in ${result.file} as its first command (git runs it through husky's ${result.runner})${replaced}`);
+    }
     ctx.print(`installed lore's pre-commit hook in ${result.file}${result.chained === undefined ? '' : ` (the existing hook now runs first, from ${result.chained})`}`);
-    if (result.manager === 'lefthook') ctx.note('note: lefthook manages this hook and may overwrite it; prefer adding "lore hook pre-commit" to lefthook.yml (see the README)');
   },
 });

@@ -5,6 +5,10 @@ export const command = defineCommand({
   name: 'hook uninstall',
   summary: "remove lore's pre-commit hook and restore the hook it chained",
   usage: '[options]',
+  description: [
+    "Undoes lore hook install: removes lore's line from husky's hook (wherever it is in the file), or removes",
+    "lore's shim and puts back the hook it chained. A file that held only lore's line is deleted.",
+  ].join('\n'),
   options: {},
   positionals: [0, 0],
   examples: ['lore hook uninstall'],

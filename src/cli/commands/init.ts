@@ -7,9 +7,10 @@ export const command = defineCommand({
   usage: '[options]',
   description: [
     'Creates .knowledge/ at the top of the current git repository (or in --store DIR): config.yaml with',
-    'the documented defaults, .gitattributes (*.ndjson merge=union), .gitignore (.cache/), copies of the',
-    'schemas for editors, and the seeded roles, gate profiles and implementation modes.',
-    'Existing files are never overwritten; running it again changes nothing and says so.',
+    'the documented defaults, .gitattributes (*.ndjson merge=union), .gitignore (.cache/ and what a crash',
+    'can leave behind), copies of the schemas for editors, and the seeded roles, gate profiles and',
+    'implementation modes. Existing files are never overwritten (a .gitignore or .gitattributes only gets',
+    'the lines it lacks); running it again changes nothing and says so.',
   ].join('\n'),
   options: {},
   positionals: [0, 0],
@@ -17,7 +18,7 @@ export const command = defineCommand({
   async run(ctx) {
     const result = await initStore({ cwd: ctx.cwd, store: ctx.storeDir, env: ctx.env });
     if (ctx.json) {
-      ctx.printJson({ root: result.root, changed: result.changed, seeded: result.seeded });
+      ctx.printJson({ root: result.root, changed: result.changed, updated: result.updated, seeded: result.seeded });
       return;
     }
     if (result.changed.length === 0) {
@@ -25,7 +26,7 @@ export const command = defineCommand({
     } else {
       ctx.print(`initialised .knowledge/ in ${result.root}:`);
       const schemas = result.changed.filter((f) => f.startsWith('.knowledge/schemas/'));
-      for (const file of result.changed.filter((f) => !schemas.includes(f))) ctx.print(`  ${ctx.style.green('created')} ${file}`);
+      for (const file of result.changed.filter((f) => !schemas.includes(f))) ctx.print(`  ${ctx.style.green(result.updated.includes(file) ? 'updated' : 'created')} ${file}`);
       if (schemas.length > 0) ctx.print(`  ${ctx.style.green('updated')} .knowledge/schemas/ (${schemas.length} schema copies for editors)`);
     }
     for (const item of result.seeded.filter((s) => s.status === 'skipped')) {

@@ -70,9 +70,12 @@ export const command = defineCommand({
   usage: '--feature F --task K --turn N --player-decision TEXT --coach-decision D --progress TEXT [options] | --from-file FILE|-',
   description: [
     'Validates the turn, sets its timestamp and appends it to .knowledge/turns/<project>/<feature>.ndjson',
-    'with the id TURN-{feature}-{task}-T{n}; recording the same id again updates that turn. --from-file',
-    'reads the turn as JSON (the TurnState fields; id and timestamp are set by lore). After the write,',
-    'the retention limits (turns.max_per_feature, turns.max_per_project) are applied.',
+    'with the id TURN-{feature}-{task}-T{n}; recording the same id again updates that turn. The timestamp',
+    'is the time of the write, or 1 ms after an earlier version of the same turn whose time is later (a',
+    'clock that ran ahead), so the new version is always the one read back. --from-file reads the turn',
+    'as JSON (the TurnState fields; id and timestamp are set by lore). After the write, the retention',
+    'limits (turns.max_per_feature, turns.max_per_project) are applied; a log retention refuses to',
+    'rewrite (a line it cannot read) is a warning: the turn is recorded all the same.',
   ].join('\n'),
   options: {
     feature: { type: 'string', value: 'F', description: 'the feature (FEAT-XXX)' },

@@ -1,0 +1,104 @@
+// Reading a shell hook's flow on strings: where lore's line goes so that it provably runs (before
+// every other command), whether it is there, and the file without it. No I/O here.
+
+/** The comment that marks every line and file lore's hook install writes. */
+export const MARKER = '# lore-hook-shim';
+
+/** Interpreters whose scripts take lore's line: POSIX sh and the shells that run sh syntax. */
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+
+/**
+ * The line lore adds to a husky hook. It does what lore's shim does (LORE_SKIP=1, then the local
+ * install, then lore on PATH, else fail closed): husky 9.0 does not put node_modules/.bin on PATH.
+ * `|| exit $?` stops the hook on a block whether or not the shell runs with -e.
+ */
+export const HOOK_LINE = [
+  'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2;',
+  'elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?;',
+  'elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?;',
+  'else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi',
+  MARKER,
+].join(' ');
+
+// Lines keep their "\r" when the file has CRLF endings; a comment or the marker absorbs it.
+const splitLines = (text: string): string[] => text.split('\n');
+const bare = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+const isShebang = (line: string, index: number): boolean => index === 0 && line.startsWith('#!');
+// A blank line or a comment: the shell runs nothing there (a trailing backslash does not continue a comment).
+const isInert = (line: string): boolean => /^[ \t]*(#.*)?$/.test(bare(line));
+
+/** The program a script's `#!` line names (`sh`, `bash`, `node`, ...), or undefined without one. */
+export function interpreter(text: string): string | undefined {
+  const first = bare(splitLines(text)[0] ?? '');
+  if (!first.startsWith('#!')) return undefined;
+  const words = first.slice(2).trim().split(/\s+/).filter((word) => word !== '');
+  let program = words.shift();
+  if (program !== undefined && program.split('/').pop() === 'env') {
+    // env's own options (-S, -i, NAME=value) come before the program it runs.
+    while (words.length > 0 && (words[0]!.startsWith('-') || words[0]!.includes('='))) words.shift();
+    program = words.shift();
+  }
+  return program?.split('/').pop();
+}
+
+/** The `#!` line of a script that is not a shell script, or undefined when sh can run it. */
+export function foreignShebang(text: string): string | undefined {
+  const program = interpreter(text);
+  return program === undefined || SHELLS.has(program) ? undefined : bare(splitLines(text)[0]!);
+}
+
+/** Index of the first line the shell runs: not the `#!` line, not a comment, not blank; -1 when none. */
+function firstCommand(lines: readonly string[]): number {
+  return lines.findIndex((line, index) => !isShebang(line, index) && !isInert(line));
+}
+
+/** 1-based numbers of the lines carrying lore's marker. */
+export function markedLines(text: string): number[] {
+  return splitLines(text).flatMap((line, index) => (line.includes(MARKER) ? [index + 1] : []));
+}
+
+export type Proof = { ok: true } | { ok: false; why: string };
+
+/** Whether the script provably runs `line` before anything else: a shell script whose first command is `line`, the only line with lore's marker. */
+export function provesFirst(text: string, line: string): Proof {
+  const foreign = foreignShebang(text);
+  if (foreign !== undefined) return { ok: false, why: `it is not a shell script (${foreign})` };
+  const marked = markedLines(text);
+  if (marked.length === 0) return { ok: false, why: "lore's line is not in it" };
+  if (marked.length > 1) return { ok: false, why: `lore's marker is on ${marked.length} lines (${marked.join(', ')})` };
+  const lines = splitLines(text);
+  const at = marked[0]!;
+  if (isInert(lines[at - 1]!)) return { ok: false, why: `lore's line ${at} is a comment` };
+  const first = firstCommand(lines) + 1;
+  if (first !== at) return { ok: false, why: `line ${first} runs before lore's line ${at}` };
+  if (bare(lines[at - 1]!) !== line) return { ok: false, why: `line ${at} is not the line lore writes` };
+  return { ok: true };
+}
+
+/**
+ * The script with lore's line as its first command: after the `#!` line and the comments that
+ * lead the file, before any other line that runs. Earlier lore lines, wherever they are, are
+ * removed (`replaced` gives their numbers in the old text).
+ * @example withLoreLine('#!/bin/sh\nnpm test\nexit 0\n', HOOK_LINE).text // '#!/bin/sh\n<HOOK_LINE>\nnpm test\nexit 0\n'
+ */
+export function withLoreLine(text: string | undefined, line: string): { text: string; replaced: number[] } {
+  if (text === undefined || text === '') return { text: `${line}\n`, replaced: [] };
+  const replaced = markedLines(text);
+  const lines = splitLines(text).filter((candidate) => !candidate.includes(MARKER));
+  const eol = text.includes('\r\n') ? '\r' : '';
+  const first = firstCommand(lines);
+  // With no command at all, lore's line goes at the end (before the final newline's empty element).
+  let at = first !== -1 ? first : lines.length - (lines[lines.length - 1] === '' ? 1 : 0);
+  // After the last leading comment, so a blank line between the header and the body stays there.
+  while (at > 0 && bare(lines[at - 1]!).trim() === '') at -= 1;
+  let joined = [...lines.slice(0, at), `${line}${eol}`, ...lines.slice(at)].join('\n');
+  // A file without a final newline keeps it that way, unless lore's line would end it.
+  if (at === lines.length) joined += '\n';
+  return { text: joined, replaced };
+}
+
+/** The script without lore's lines; undefined when it has none. */
+export function withoutLoreLines(text: string): string | undefined {
+  if (!text.includes(MARKER)) return undefined;
+  return splitLines(text).filter((line) => !line.includes(MARKER)).join('\n');
+}

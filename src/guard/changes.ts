@@ -1,0 +1,179 @@
+// Reading what a change adds, from git's object store: the staged change (the index against HEAD)
+// and each commit of a range (merges included, against every parent). Only plumbing commands with
+// explicit flags and NUL-separated output, and blobs read raw through `cat-file --batch`: no
+// textconv, external diff, attribute or user setting changes what the guard sees.
+import { isUtf8 } from 'node:buffer';
+import { LoreError } from '../errors.js';
+import { git, gitBytes, type GitOptions } from '../git/exec.js';
+import { readBlobsCapped, type BlobRead } from '../git/objects.js';
+import { isNullBlob, parseDiffTreeOutput, parseRawDiff, type RawChange } from '../git/raw-diff.js';
+import { KNOWLEDGE_DIR } from '../store/layout.js';
+import { addedLines, type ChangedFile, type ChangeStatus } from './added-lines.js';
+import type { ChangeSet } from './scan.js';
+
+/** The largest file the guard scans; a larger one stops it rather than pass unscanned. */
+export const MAX_SCAN_BYTES = 64 * 1024 * 1024;
+
+/** Recursive, NUL-separated, full blob ids, renames followed, submodules never ignored. */
+const RAW_FLAGS = ['-r', '-z', '--raw', '--no-abbrev', '-M', '--ignore-submodules=none'];
+
+/** The index against a tree (plumbing: reads no diff.* or color.* setting; GIT_INDEX_FILE is respected). */
+export const stagedArgs = (tree: string): string[] => ['diff-index', '--cached', ...RAW_FLAGS, tree, '--'];
+
+const GITLINK = '160000';
+const STATUS: Readonly<Record<string, ChangeStatus>> = { A: 'added', M: 'modified', T: 'typechange', R: 'renamed', C: 'copied' };
+
+/** A change whose new side has content to scan (not a deletion, a submodule or an unmerged path). */
+function scannable(change: RawChange): boolean {
+  return STATUS[change.status] !== undefined && !isNullBlob(change.newBlob) && change.newMode !== GITLINK;
+}
+
+/** The earlier blob a change compares with, when there is one with content. */
+function oldBlobOf(change: RawChange): string | undefined {
+  return change.status === 'A' || isNullBlob(change.oldBlob) || change.oldMode === GITLINK ? undefined : change.oldBlob;
+}
+
+/** The staged changes and the blobs they need, read from git (what bin/lore.js starts early). */
+export interface StagedRead {
+  changes: RawChange[];
+  read: BlobRead;
+}
+
+async function emptyTree(options: GitOptions): Promise<string> {
+  // The id depends on the repository's hash (SHA-1 or SHA-256): ask git.
+  return (await gitBytes(['hash-object', '-t', 'tree', '--stdin'], { ...options, input: '' })).toString('utf8').trim();
+}
+
+/** Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and their blobs. */
+export async function readStaged(options: GitOptions): Promise<StagedRead> {
+  const listed = (async (): Promise<RawChange[]> => {
+    let raw: string;
+    try {
+      raw = await git(stagedArgs('HEAD'), options);
+    } catch (error) {
+      // Only an unborn HEAD falls back; any other failure stops the guard.
+      if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
+      raw = await git(stagedArgs(await emptyTree(options)), options);
+    }
+    return parseRawDiff(raw).filter(scannable);
+  })();
+  // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
+  const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
+  const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES)]);
+  return { changes, read };
+}
+
+function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {
+  if (tooLarge.length === 0) return;
+  const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const list = tooLarge.slice(0, 10).map((f) => `${f.path} (${mib(f.size)})`).join(', ');
+  throw new LoreError('TOO_LARGE', `the commit guard cannot scan ${tooLarge.length === 1 ? 'a file' : `${tooLarge.length} files`} over ${mib(MAX_SCAN_BYTES)}: ${list}${tooLarge.length > 10 ? ', ...' : ''}`, {
+    hint: 'the guard never passes a file it has not read; keep large files out of git (Git LFS), or skip the hook visibly with LORE_SKIP=1',
+  });
+}
+
+/** Text of a blob; a blob over the cap is recorded in `tooLarge`. */
+function textOf(read: BlobRead, blob: string, path: string, tooLarge: Array<{ path: string; size: number }>): string | undefined {
+  const size = read.tooLarge.get(blob);
+  if (size !== undefined) {
+    tooLarge.push({ path, size });
+    return undefined;
+  }
+  // Scanned whatever the bytes: a byte that is not UTF-8 reads as U+FFFD and the rest is matched as usual.
+  return read.blobs.get(blob)!.toString('utf8');
+}
+
+/** Knowledge files must be UTF-8 (knowledge-files.ts reports them); other files are scanned as they are. */
+function utf8Flag(read: BlobRead, blob: string, path: string): { notUtf8?: true } {
+  return path.startsWith(`${KNOWLEDGE_DIR}/`) && !isUtf8(read.blobs.get(blob)!) ? { notUtf8: true } : {};
+}
+
+/** The changed files of one diff (a commit against one parent, or the index against HEAD). */
+function filesOf(changes: readonly RawChange[], read: BlobRead, tooLarge: Array<{ path: string; size: number }>): ChangedFile[] {
+  const files: ChangedFile[] = [];
+  for (const change of changes) {
+    const text = textOf(read, change.newBlob, change.path, tooLarge);
+    const old = oldBlobOf(change);
+    const before = old === undefined ? undefined : textOf(read, old, change.oldPath ?? change.path, tooLarge);
+    if (text === undefined) continue;
+    files.push({
+      path: change.path, ...(change.oldPath === undefined ? {} : { oldPath: change.oldPath }), status: STATUS[change.status]!, blob: change.newBlob,
+      ...utf8Flag(read, change.newBlob, change.path), added: addedLines(text, before === undefined ? [] : [before]),
+    });
+  }
+  return files;
+}
+
+/** The staged change as the guard scans it; throws TOO_LARGE for a file it cannot read whole. */
+export function stagedFiles(staged: StagedRead): ChangedFile[] {
+  const tooLarge: Array<{ path: string; size: number }> = [];
+  const files = filesOf(staged.changes, staged.read, tooLarge);
+  refuseTooLarge(tooLarge);
+  return files;
+}
+
+/** A commit and its parents, oldest first. */
+interface RangeCommit {
+  commit: string;
+  parents: string[];
+}
+
+/** Every commit in `from..to` (merges included), parents before children. */
+export async function rangeCommits(options: GitOptions, from: string, to: string): Promise<RangeCommit[]> {
+  const text = await git(['rev-list', '--topo-order', '--reverse', '--parents', `${from}..${to}`, '--'], options);
+  return text.split('\n').filter(Boolean).map((line) => {
+    const [commit, ...parents] = line.split(' ');
+    return { commit: commit!, parents };
+  });
+}
+
+/**
+ * What a merge introduces: the paths it changes against every parent, with the lines that no
+ * parent's version holds (as often). What it takes unchanged from one parent is that parent's.
+ */
+function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRead, tooLarge: Array<{ path: string; size: number }>): ChangedFile[] {
+  const byPath = perParent.map((changes) => new Map(changes.map((c) => [c.path, c])));
+  const files: ChangedFile[] = [];
+  for (const [path, first] of byPath[0]!) {
+    const versions = byPath.map((m) => m.get(path));
+    if (versions.some((c) => c === undefined)) continue;
+    const text = textOf(read, first.newBlob, path, tooLarge);
+    const before: string[] = [];
+    for (const change of versions as RawChange[]) {
+      const old = oldBlobOf(change);
+      const oldText = old === undefined ? '' : textOf(read, old, change.oldPath ?? path, tooLarge);
+      if (oldText !== undefined) before.push(oldText);
+    }
+    if (text === undefined) continue;
+    const status: ChangeStatus = versions.every((c) => c!.status === 'A') ? 'added' : 'modified';
+    files.push({ path, status, blob: first.newBlob, ...utf8Flag(read, first.newBlob, path), added: addedLines(text, before) });
+  }
+  return files;
+}
+
+/**
+ * The change sets of every commit in `from..to`, in order: a commit against its parent, a merge
+ * for what it introduces that none of its parents had, a root commit whole.
+ */
+export async function rangeChangeSets(options: GitOptions, from: string, to: string): Promise<{ commits: RangeCommit[]; changes: ChangeSet[] }> {
+  const commits = await rangeCommits(options, from, to);
+  // One `diff-tree --stdin` for the whole range: a line per (commit, parent) pair, a root alone.
+  const input = commits.flatMap(({ commit, parents }) => (parents.length === 0 ? [commit] : parents.map((p) => `${commit} ${p}`))).join('\n');
+  const output = commits.length === 0 ? '' : (await gitBytes(['diff-tree', '--stdin', '--always', '--root', ...RAW_FLAGS], { ...options, input: `${input}\n` })).toString('utf8');
+  const sections = parseDiffTreeOutput(output);
+  const ids = sections.flatMap((s) => s.changes.filter(scannable).flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
+  const read = await readBlobsCapped(options, ids, MAX_SCAN_BYTES);
+  const tooLarge: Array<{ path: string; size: number }> = [];
+  const changes: ChangeSet[] = [];
+  let at = 0;
+  for (const { commit, parents } of commits) {
+    const own = sections.slice(at, at + Math.max(1, parents.length));
+    at += own.length;
+    if (own.some((s) => s.commit !== commit)) throw new LoreError('GIT', `git diff-tree answered for another commit than ${commit}`);
+    const perParent = own.map((s) => s.changes.filter(scannable));
+    const files = perParent.length === 1 ? filesOf(perParent[0]!, read, tooLarge) : mergeFiles(perParent, read, tooLarge);
+    changes.push({ commit, files });
+  }
+  refuseTooLarge(tooLarge);
+  return { commits, changes };
+}

@@ -1,0 +1,288 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { lore } from './helpers/cli.js';
+import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
+import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+
+/** The line lore puts in a husky hook, as users will read it. */
+const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+
+const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
+
+/** What lore says (on stderr, through git) when the commit stages `.env`. */
+const BLOCKED = [
+  'lore: scanned the staged change: 1 file, 1 added line, 9 bytes against 1 prohibition (0 from the change itself)',
+  '',
+  'BLOCKED pro-env [critical] Title of pro-env',
+  '  .env: path matches **/.env',
+  '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
+  '',
+  'lore: blocked: 1 critical finding',
+  '',
+].join('\n');
+const PASSED = 'lore: scanned the staged change: 1 file, 1 added line, 5 bytes against 1 prohibition (0 from the change itself)\n\nlore: passed: no prohibition matched\n';
+const HUSKY_FAILED = 'husky - pre-commit script failed (code 1)\n';
+
+const HUSKY = pathToFileURL(join(import.meta.dirname, '../node_modules/husky/index.js')).href;
+
+/** A guarded repository with .husky/pre-commit committed (when given), set up by husky 9's own installer. */
+function huskyRepo(t: TestContext, userHook?: string): string {
+  const repo = guardRepo(t, { ...ENV_RULE, ...(userHook === undefined ? {} : { '.husky/pre-commit': userHook }) });
+  execFileSync(process.execPath, ['--input-type=module', '-e', `import husky from ${JSON.stringify(HUSKY)}; const r = husky(); if (r !== '') throw new Error(r);`], { cwd: repo, env: testEnv() });
+  return repo;
+}
+
+const head = (repo: string): string => gitSync(repo, ['rev-parse', 'HEAD']).trim();
+
+/** Stages the files and runs `git commit` with its hooks; says whether HEAD moved. */
+async function commit(repo: string, env: NodeJS.ProcessEnv, files: Record<string, string>): Promise<{ code: number; stderr: string; committed: boolean }> {
+  const before = head(repo);
+  writeFiles(repo, files);
+  gitSync(repo, ['add', '--', ...Object.keys(files)]);
+  const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+  return { code: result.code, stderr: result.stderr, committed: head(repo) !== before };
+}
+
+/** A directory on PATH with a fake `npx` that says what it was asked to run. */
+function withFakeNpx(t: TestContext, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const bin = tempDir(t, 'lore-npx-');
+  writeFileSync(join(bin, 'npx'), '#!/bin/sh\necho "npx $* ran"\n');
+  chmodSync(join(bin, 'npx'), 0o755);
+  return { ...env, PATH: `${bin}:${env.PATH}` };
+}
+
+const installed = (hook: string, repo: string, extra = ''): string => `installed lore's pre-commit hook in ${hook} as its first command (git runs it through husky's ${join(repo, '.husky/_/pre-commit')})${extra}\n`;
+
+describe('lore hook install with husky', () => {
+  it('puts its line before the exit 0 that ends a husky hook, so a staged .env is blocked', async (t) => {
+    const original = 'echo "lint ran"\nexit 0\n';
+    const repo = huskyRepo(t, original);
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+    const mode = statSync(hook).mode;
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `${LINE}\necho "lint ran"\nexit 0\n`);
+    assert.equal(statSync(hook).mode, mode);
+
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    assert.deepEqual(await commit(repo, env, { 'ok.txt': 'fine\n' }), { code: 0, stderr: `${PASSED}lint ran\n`, committed: true });
+
+    assert.deepEqual(await lore(['hook', 'uninstall'], { cwd: repo, env }), { code: 0, stdout: `removed lore's pre-commit hook from ${hook}\n`, stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    assert.equal(gitSync(repo, ['status', '--porcelain', '--', '.husky']), '');
+  });
+
+  it('runs lore before an exec that replaces a husky hook, and the exec still runs when lore passes', async (t) => {
+    const repo = huskyRepo(t, '# lint what is staged\nexec npx lint-staged\n');
+    const env = withFakeNpx(t, envWithLore(t));
+    const hook = join(repo, '.husky/pre-commit');
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `# lint what is staged\n${LINE}\nexec npx lint-staged\n`);
+
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    assert.deepEqual(await commit(repo, env, { 'ok.txt': 'fine\n' }), { code: 0, stderr: `${PASSED}npx lint-staged ran\n`, committed: true });
+  });
+
+  it('keeps a husky hook that sets -e working: lore runs first, then the commands in order', async (t) => {
+    const repo = huskyRepo(t, '#!/bin/sh\n# format, then lint\nset -e\necho "format ran"\necho "lint ran"\n');
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n# format, then lint\n${LINE}\nset -e\necho "format ran"\necho "lint ran"\n`);
+
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    assert.deepEqual(await commit(repo, env, { 'ok.txt': 'fine\n' }), { code: 0, stderr: `${PASSED}format ran\nlint ran\n`, committed: true });
+  });
+
+  it('lets LORE_SKIP=1 through visibly, and fails closed with exit 2 when lore is nowhere to be found', async (t) => {
+    const repo = huskyRepo(t, 'echo "lint ran"\n');
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env: envWithLore(t) })).code, 0);
+
+    const skipped = await commit(repo, envWithLore(t, { LORE_SKIP: '1' }), { '.env': 'SECRET=1\n' });
+    assert.deepEqual(skipped, { code: 0, stderr: 'lore: LORE_SKIP=1: the pre-commit check was skipped\nlint ran\n', committed: true });
+
+    // No lore anywhere: git, sh and the tools husky's runner uses, nothing else.
+    const bare = testEnv({ PATH: [...new Set([dirname(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()), '/usr/bin', '/bin'])].join(':') });
+    const missing = await commit(repo, bare, { 'ok.txt': 'fine\n' });
+    assert.deepEqual(missing, { code: 1, stderr: 'lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it\nhusky - pre-commit script failed (code 2)\n', committed: false });
+  });
+
+  it('refuses a husky hook written in another language, changes nothing and says what to edit', async (t) => {
+    const original = '#!/usr/bin/env node\nconsole.log("checks ran");\n';
+    const repo = huskyRepo(t, original);
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+    const message = `${hook} is not a shell script (#!/usr/bin/env node), and husky runs it with sh, so lore cannot add its line to it`;
+    const fix = `Make ${hook} a shell script by hand: move its code to a file of its own, call that file from ${hook}, and put this line before every other command`;
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${LINE}\n` });
+    const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout), asJson.stderr], [1, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'refused', reason: 'not-a-shell-script', message, fix, text: `${LINE}\n` }, '']);
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    assert.equal(gitSync(repo, ['status', '--porcelain']), '');
+  });
+
+  it('moves a lore line that an earlier install appended after exit 0 to the top', async (t) => {
+    const repo = huskyRepo(t, 'echo "lint ran"\nexit 0\nnpx --no-install lore hook pre-commit # lore-hook-shim\n');
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo, "; it replaced lore's earlier line 3"), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `${LINE}\necho "lint ran"\nexit 0\n`);
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `lore's pre-commit hook is already installed in ${hook}\n`, stderr: '' });
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+  });
+
+  it('creates the husky hook when there is none, and uninstall deletes it again', async (t) => {
+    const repo = huskyRepo(t);
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+
+    const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'installed' }]);
+    assert.equal(readFileSync(hook, 'utf8'), `${LINE}\n`);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+
+    await lore(['hook', 'uninstall'], { cwd: repo, env });
+    assert.equal(existsSync(hook), false);
+  });
+
+  it("refuses when git would not run husky's runner, and changes nothing", async (t) => {
+    const original = 'npm test\n';
+    const repo = huskyRepo(t, original);
+    const env = envWithLore(t);
+    const hook = join(repo, '.husky/pre-commit');
+    const runner = join(repo, '.husky/_/pre-commit');
+    chmodSync(runner, 0o644);
+
+    const result = await lore(['hook', 'install'], { cwd: repo, env });
+    assert.deepEqual(result, {
+      code: 1,
+      stdout: '',
+      stderr: `lore: hook not installed: ${runner} is not executable (git skips it), so lore cannot prove that git runs ${hook}. Nothing was changed.\nRun npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again; or, once husky runs it, add this line by hand before every other command of ${hook}:\n\n${LINE}\n`,
+    });
+    assert.equal(readFileSync(hook, 'utf8'), original);
+  });
+});
+
+/** lefthook's hook as `lefthook install` writes it (its template, shortened). */
+const LEFTHOOK_HOOK = '#!/bin/sh\n\nif [ "$LEFTHOOK" = "0" ]; then\n  exit 0\nfi\n\ncall_lefthook()\n{\n  if lefthook -h >/dev/null 2>&1\n  then\n    lefthook "$@"\n  else\n    echo "Can\'t find lefthook in PATH"\n  fi\n}\n\ncall_lefthook run "pre-commit" "$@"\n';
+
+describe('lore hook install with lefthook', () => {
+  it('refuses a lefthook-managed hook and prints the lefthook.yml snippet instead of chaining it', async (t) => {
+    const repo = guardRepo(t, { ...ENV_RULE, 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: echo lint\n' });
+    const env = envWithLore(t);
+    const hooks = join(repo, '.git/hooks');
+    writeFileSync(join(hooks, 'pre-commit'), LEFTHOOK_HOOK);
+    chmodSync(join(hooks, 'pre-commit'), 0o755);
+    const listing = readdirSync(hooks).sort();
+    const config = join(repo, 'lefthook.yml');
+    const message = `lefthook manages this repository's git hooks (${config}); lore does not edit them, since lefthook install would replace what it wrote`;
+    const fix = `Add lore to ${config} by hand (merge it into the pre-commit section, if there is one)`;
+    const snippet = 'pre-commit:\n  commands:\n    lore:\n      run: ./node_modules/.bin/lore hook pre-commit\n';
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${snippet}` });
+    const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [1, { file: join(hooks, 'pre-commit'), style: 'hooks', manager: 'lefthook', status: 'refused', reason: 'lefthook', message, fix, text: snippet }]);
+    assert.equal(readFileSync(join(hooks, 'pre-commit'), 'utf8'), LEFTHOOK_HOOK);
+    assert.deepEqual(readdirSync(hooks).sort(), listing);
+    assert.equal(gitSync(repo, ['status', '--porcelain']), '');
+  });
+
+  it("recognises lefthook by its hook alone, or by a config in another format, and answers in that config's format", async (t) => {
+    const byHook = guardRepo(t, ENV_RULE);
+    const hook = join(byHook, '.git/hooks/pre-commit');
+    writeFileSync(hook, LEFTHOOK_HOOK);
+    chmodSync(hook, 0o755);
+    const first = JSON.parse((await lore(['hook', 'install', '--json'], { cwd: byHook, env: envWithLore(t) })).stdout) as Record<string, string>;
+    assert.deepEqual([first.reason, first.message, first.fix, first.text], [
+      'lefthook',
+      `lefthook manages this repository's git hooks (lefthook's hook ${hook}); lore does not edit them, since lefthook install would replace what it wrote`,
+      `Add lore to ${join(byHook, 'lefthook.yml')} by hand (merge it into the pre-commit section, if there is one)`,
+      'pre-commit:\n  commands:\n    lore:\n      run: ./node_modules/.bin/lore hook pre-commit\n',
+    ]);
+
+    const byToml = guardRepo(t, { ...ENV_RULE, '.config/lefthook.toml': '[pre-commit.commands.lint]\nrun = "echo lint"\n' });
+    const second = await lore(['hook', 'install', '--json'], { cwd: byToml, env: envWithLore(t) });
+    const parsed = JSON.parse(second.stdout) as Record<string, string>;
+    assert.deepEqual([second.code, parsed.fix, parsed.text], [1, `Add lore to ${join(byToml, '.config/lefthook.toml')} by hand (merge it into the pre-commit section, if there is one)`, '[pre-commit.commands.lore]\nrun = "./node_modules/.bin/lore hook pre-commit"\n']);
+    assert.equal(existsSync(join(byToml, '.git/hooks/pre-commit')), false);
+  });
+});
+
+describe('lore hook install with a plain git hook', () => {
+  const hooks: Array<[string, string]> = [
+    ['a shell hook', '#!/bin/sh\necho "existing hook ran" >&2\nexit 0\n'],
+    ['a node hook', '#!/usr/bin/env node\nprocess.stderr.write("existing hook ran\\n");\n'],
+  ];
+  for (const [name, original] of hooks) {
+    it(`chains ${name} in .git/hooks, which runs first, and lore blocks a staged .env`, async (t) => {
+      const repo = guardRepo(t, ENV_RULE);
+      const env = envWithLore(t);
+      const hook = join(repo, '.git/hooks/pre-commit');
+      writeFileSync(hook, original);
+      chmodSync(hook, 0o755);
+
+      assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook} (the existing hook now runs first, from ${hook}.lore-chained)\n`, stderr: '' });
+      assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `existing hook ran\n${BLOCKED}`, committed: false });
+
+      await lore(['hook', 'uninstall'], { cwd: repo, env });
+      assert.equal(readFileSync(hook, 'utf8'), original);
+      assert.equal(statSync(hook).mode & 0o777, 0o755);
+    });
+  }
+
+  it("refuses lore's shim once it was edited by hand, and uninstall still puts back the hook it chained", async (t) => {
+    const repo = guardRepo(t, ENV_RULE);
+    const env = envWithLore(t);
+    const hook = join(repo, '.git/hooks/pre-commit');
+    const original = '#!/bin/sh\nexit 0\n';
+    writeFileSync(hook, original);
+    chmodSync(hook, 0o755);
+    await lore(['hook', 'install'], { cwd: repo, env });
+    const edited = `${readFileSync(hook, 'utf8')}echo "never reached"\n`;
+    writeFileSync(hook, edited);
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), {
+      code: 1,
+      stdout: '',
+      stderr: `lore: hook not installed: ${hook} carries lore's marker but is not lore's shim or line as lore writes them, so lore cannot prove what it runs. Nothing was changed.\nRun lore hook uninstall (it removes what lore added and restores the hook it chained), then lore hook install again.\n`,
+    });
+    assert.equal(readFileSync(hook, 'utf8'), edited);
+    assert.equal((await lore(['hook', 'uninstall'], { cwd: repo, env })).stdout, `removed lore's pre-commit hook from ${hook}; the previous hook is back\n`);
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    assert.equal(existsSync(`${hook}.lore-chained`), false);
+  });
+
+  it('refuses when core.hooksPath turns hooks off, and changes nothing', async (t) => {
+    const repo = guardRepo(t, ENV_RULE);
+    gitSync(repo, ['config', 'core.hooksPath', '/dev/null']);
+    const result = await lore(['hook', 'install'], { cwd: repo, env: envWithLore(t) });
+    assert.deepEqual(result, {
+      code: 1,
+      stdout: '',
+      stderr: 'lore: hook not installed: git looks for hooks in /dev/null, which is not a folder (core.hooksPath), so git runs no hooks in this repository. Nothing was changed.\nPoint core.hooksPath at a folder, or unset it (git config --unset core.hooksPath), then run lore hook install again.\n',
+    });
+  });
+
+  it('follows core.hooksPath, relative to the top of the work tree, when run from a subfolder', async (t) => {
+    const repo = guardRepo(t, ENV_RULE);
+    const env = envWithLore(t);
+    gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
+    mkdirSync(join(repo, 'src'));
+    const result = await lore(['hook', 'install'], { cwd: join(repo, 'src'), env });
+    assert.deepEqual(result, { code: 0, stdout: `installed lore's pre-commit hook in ${join(repo, '.githooks/pre-commit')}\n`, stderr: '' });
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
+  });
+});
