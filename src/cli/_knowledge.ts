@@ -1,6 +1,7 @@
 // Parsing and output helpers shared by the knowledge-base commands: filter flags, enum and number flags, the task/plan input, warnings about skipped files.
 import { UsageError, type Problem } from '../errors.js';
 import type { KnowledgeFilter } from '../knowledge/filter.js';
+import type { FilterInput } from '../ops/store/list.js';
 import { suggest } from '../schema/suggest.js';
 import type { KnowledgeScope, KnowledgeSource, KnowledgeType, Priority, TaskPlanInput } from '../types.js';
 import { readInputText } from './_input.js';
@@ -9,8 +10,8 @@ import { plural } from './format.js';
 
 export const TYPES: readonly KnowledgeType[] = ['recommendation', 'prohibition', 'learning'];
 export const PRIORITY_VALUES: readonly Priority[] = ['low', 'medium', 'high', 'critical'];
-const SCOPES: readonly KnowledgeScope[] = ['global', 'project', 'agent_type'];
-const SOURCES: readonly KnowledgeSource[] = ['manual', 'task_success', 'task_failure', 'code_review', 'import'];
+export const SCOPES: readonly KnowledgeScope[] = ['global', 'project', 'agent_type'];
+export const SOURCES: readonly KnowledgeSource[] = ['manual', 'task_success', 'task_failure', 'code_review', 'import'];
 
 /** Checks a flag value against its allowed values; plural types ("prohibitions") are accepted. */
 export function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -53,17 +54,29 @@ export function dateFlag(ctx: CommandContext, flag: string): Date | undefined {
 
 /** The filter flags of `list` and `export`. */
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
-  type: { type: 'string', multiple: true, value: 'TYPE', description: 'recommendation, prohibition or learning (repeatable)' },
-  scope: { type: 'string', multiple: true, value: 'SCOPE', description: 'global, project or agent_type (repeatable)' },
+  type: { type: 'enum', values: TYPES, multiple: true, value: 'TYPE', description: 'recommendation, prohibition or learning (repeatable)' },
+  scope: { type: 'enum', values: SCOPES, multiple: true, value: 'SCOPE', description: 'global, project or agent_type (repeatable)' },
   project: { type: 'string', value: 'P', description: 'entries whose projectId is P' },
   'agent-type': { type: 'string', value: 'A', description: 'entries whose agentTypes list A' },
-  priority: { type: 'string', multiple: true, value: 'P', description: 'low, medium, high or critical (repeatable)' },
-  source: { type: 'string', multiple: true, value: 'S', description: 'manual, task_success, task_failure, code_review or import (repeatable)' },
+  priority: { type: 'enum', values: PRIORITY_VALUES, multiple: true, value: 'P', description: 'low, medium, high or critical (repeatable)' },
+  source: { type: 'enum', values: SOURCES, multiple: true, value: 'S', description: 'manual, task_success, task_failure, code_review or import (repeatable)' },
   enabled: { type: 'boolean', description: 'only enabled entries' },
   disabled: { type: 'boolean', description: 'only disabled entries' },
-  'valid-at': { type: 'string', value: 'DATE', description: 'entries valid at DATE (validFrom/validUntil)' },
+  'valid-at': { type: 'date', value: 'DATE', description: 'entries valid at DATE (validFrom/validUntil)' },
   text: { type: 'string', value: 'TEXT', description: 'entries whose id, title, description, details or keywords contain TEXT' },
 };
+
+/** The filter the filter flags describe, as an operation's input takes it (only the criteria given). */
+export function filterInput(ctx: CommandContext): FilterInput {
+  if (ctx.flag('enabled') && ctx.flag('disabled')) throw new UsageError('--enabled and --disabled exclude each other');
+  const filter: FilterInput = {};
+  const lists = [['types', 'type'], ['scopes', 'scope'], ['priorities', 'priority'], ['sources', 'source']] as const;
+  for (const [field, flag] of lists) if (ctx.strings(flag).length > 0) (filter as Record<string, unknown>)[field] = ctx.strings(flag);
+  const texts = [['projectId', 'project'], ['agentType', 'agent-type'], ['validAt', 'valid-at'], ['text', 'text']] as const;
+  for (const [field, flag] of texts) if (ctx.string(flag) !== undefined) filter[field] = ctx.string(flag)!;
+  if (ctx.flag('enabled') || ctx.flag('disabled')) filter.enabled = ctx.flag('enabled');
+  return filter;
+}
 
 /** The filter the filter flags describe. */
 export function filterFromFlags(ctx: CommandContext): KnowledgeFilter {

@@ -61,6 +61,29 @@ export function loadSchema(name: SchemaName): JsonSchema {
   return schema;
 }
 
+/** Where the schemas of the operations are: `ops/<op>.input.schema.json`, `ops/<op>.output.schema.json`. */
+export const OPS_DIR = 'ops/';
+
+/** The base of every schema's `$id`; a schema's id is this plus its path under `schemas/`. */
+export const SCHEMA_ID_BASE = 'https://lore-knowledge.dev/schemas/v1/';
+
+const fileCache = new Map<string, JsonSchema>();
+
+/** Loads (once) a schema by its path under `schemas/` (`ops/knowledge.query.input.schema.json`). */
+export function loadSchemaFile(path: string): JsonSchema {
+  let schema = fileCache.get(path);
+  if (schema === undefined) {
+    schema = JSON.parse(readFileSync(SCHEMAS_DIR + path, 'utf8')) as JsonSchema;
+    fileCache.set(path, schema);
+  }
+  return schema;
+}
+
+/** The path under `schemas/` of an operation's input or output schema. */
+export function opSchemaPath(op: string, side: 'input' | 'output'): string {
+  return `${OPS_DIR}${op}.${side}.schema.json`;
+}
+
 /** Follows a local `$ref` (`#/$defs/...`) within `root`; other schemas are returned as they are. */
 export function resolveRef(root: JsonSchema, schema: JsonSchema): JsonSchema {
   let current = schema;
