@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { COMMANDS } from '../src/cli/registry.js';
-import { loadSchema, loadSchemaFile, OPS_DIR, opSchemaPath, SCHEMA_NAMES } from '../src/schema/schemas.js';
+import { loadSchema, loadSchemaFile, opDefinitionFiles, opSchemaPath, SCHEMA_NAMES } from '../src/schema/schemas.js';
 import { lore } from './helpers/cli.js';
 import type { OpCases } from './helpers/op-cases.js';
 import { gitRepo, tempStore, testEnv } from './helpers/temp.js';
@@ -17,7 +17,7 @@ const CASES: OpCases = { ...STORE_CASES };
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 ajv.addFormat('date-time', true).addFormat('date', true);
 for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
-ajv.addSchema(loadSchemaFile(`${OPS_DIR}_defs.schema.json`));
+for (const path of opDefinitionFiles()) ajv.addSchema(loadSchemaFile(path));
 const validators = new Map<string, ValidateFunction>();
 const outputValidator = (op: string): ValidateFunction => {
   if (!validators.has(op)) validators.set(op, ajv.compile(loadSchemaFile(opSchemaPath(op, 'output'))));

@@ -9,7 +9,7 @@ import { COMMANDS } from '../src/cli/registry.js';
 import type { LoreError } from '../src/errors.js';
 import { OPS } from '../src/ops/registry.js';
 import { runOp } from '../src/ops/run.js';
-import { loadSchema, loadSchemaFile, OPS_DIR, opSchemaPath, SCHEMA_NAMES, SCHEMAS_DIR, type JsonSchema } from '../src/schema/schemas.js';
+import { loadSchema, loadSchemaFile, opDefinitionFiles, OPS_DIR, opSchemaPath, SCHEMA_NAMES, SCHEMAS_DIR, type JsonSchema } from '../src/schema/schemas.js';
 import { Workspace } from '../src/workspace/workspace.js';
 import { tempStore, testEnv } from './helpers/temp.js';
 
@@ -18,14 +18,14 @@ function ajvWithEverySchema(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
   ajv.addFormat('date-time', true).addFormat('date', true);
   for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
-  ajv.addSchema(loadSchemaFile(`${OPS_DIR}_defs.schema.json`));
+  for (const path of opDefinitionFiles()) ajv.addSchema(loadSchemaFile(path));
   return ajv;
 }
 
 describe('the operations and their schemas', () => {
   it('gives every operation an input and an output schema, and keeps no schema of an operation that does not exist', () => {
     const expected = OPS.flatMap((op) => [opSchemaPath(op.name, 'input'), opSchemaPath(op.name, 'output')]).map((p) => p.slice(OPS_DIR.length)).sort();
-    const present = readdirSync(`${SCHEMAS_DIR}${OPS_DIR}`).filter((f) => f !== '_defs.schema.json').sort();
+    const present = readdirSync(`${SCHEMAS_DIR}${OPS_DIR}`).filter((f) => !f.startsWith('_')).sort();
     assert.deepEqual(present, expected);
   });
 
@@ -50,11 +50,15 @@ describe('the operations and their schemas', () => {
 
   it('describes every field of every input, for the agents that fill them', () => {
     const missing: string[] = [];
-    const defs = loadSchemaFile(`${OPS_DIR}_defs.schema.json`);
+    // A reference to a shared definition (`_<name>.schema.json#/$defs/<def>`) is followed.
+    const deref = (schema: JsonSchema): JsonSchema => {
+      const match = /^(_[a-z-]+\.schema\.json)#\/\$defs\/(\w+)$/.exec(schema.$ref ?? '');
+      return match === null ? schema : loadSchemaFile(`${OPS_DIR}${match[1]}`).$defs![match[2]!]!;
+    };
     const walk = (schema: JsonSchema, path: string): void => {
-      const target = schema.$ref?.startsWith('_defs.schema.json#/$defs/') ? defs.$defs![schema.$ref.split('/').pop()!]! : schema;
+      const target = deref(schema);
       for (const [key, value] of Object.entries(target.properties ?? {})) {
-        if (value.description === undefined && (value.$ref === undefined || !value.$ref.startsWith('_defs'))) missing.push(`${path}/${key}`);
+        if (value.description === undefined && deref(value).description === undefined) missing.push(`${path}/${key}`);
         walk(value, `${path}/${key}`);
       }
       if (target.items !== undefined) walk(target.items, `${path}[]`);

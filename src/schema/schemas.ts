@@ -1,5 +1,5 @@
 // The JSON Schemas in `schemas/` are the public format; this module finds and loads them.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The file kinds that have a schema. */
@@ -77,6 +77,11 @@ export function loadSchemaFile(path: string): JsonSchema {
     fileCache.set(path, schema);
   }
   return schema;
+}
+
+/** The shared definitions of the operations' schemas: `ops/_*.schema.json`, by path under `schemas/`. */
+export function opDefinitionFiles(): string[] {
+  return readdirSync(SCHEMAS_DIR + OPS_DIR).filter((name) => name.startsWith('_') && name.endsWith('.schema.json')).sort().map((name) => OPS_DIR + name);
 }
 
 /** The path under `schemas/` of an operation's input or output schema. */

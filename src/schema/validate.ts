@@ -1,7 +1,7 @@
 // Validation against the JSON Schemas: ajv compiles each schema once, on first use, and its
 // errors are turned into plain sentences that name the field, the rule and the value found.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { loadSchema, loadSchemaFile, OPS_DIR, SCHEMA_NAMES, type JsonSchema, type SchemaName } from './schemas.js';
+import { loadSchema, loadSchemaFile, opDefinitionFiles, SCHEMA_NAMES, type JsonSchema, type SchemaName } from './schemas.js';
 import { suggest } from './suggest.js';
 
 /** One schema violation, located by JSON pointer. */
@@ -216,8 +216,10 @@ function addEverySchema(): void {
     const schema = loadSchema(name);
     if (ajv.getSchema(schema.$id!) === undefined) ajv.addSchema(schema);
   }
-  const defs = loadSchemaFile(`${OPS_DIR}_defs.schema.json`);
-  if (ajv.getSchema(defs.$id!) === undefined) ajv.addSchema(defs);
+  for (const path of opDefinitionFiles()) {
+    const defs = loadSchemaFile(path);
+    if (ajv.getSchema(defs.$id!) === undefined) ajv.addSchema(defs);
+  }
 }
 
 /**
