@@ -10,10 +10,11 @@ import { loadSchema, loadSchemaFile, opDefinitionFiles, opSchemaPath, SCHEMA_NAM
 import { lore } from './helpers/cli.js';
 import type { OpCases } from './helpers/op-cases.js';
 import { gitRepo, tempStore, testEnv } from './helpers/temp.js';
+import { AGENT_CASES } from './op-cases/agent.js';
 import { GUARD_CASES } from './op-cases/guard.js';
 import { STORE_CASES } from './op-cases/store.js';
 
-const CASES: OpCases = { ...STORE_CASES, ...GUARD_CASES };
+const CASES: OpCases = { ...STORE_CASES, ...GUARD_CASES, ...AGENT_CASES };
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 ajv.addFormat('date-time', true).addFormat('date', true);

@@ -67,6 +67,10 @@ describe('the operations and their schemas', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('takes an object as the input of every operation (an MCP tool\'s input is an object)', () => {
+    assert.deepEqual(OPS.filter((op) => loadSchemaFile(opSchemaPath(op.name, 'input')).type !== 'object').map((op) => op.name), []);
+  });
+
   it('names each operation once, dotted, with a summary', () => {
     const names = OPS.map((op) => op.name);
     assert.equal(new Set(names).size, names.length);
