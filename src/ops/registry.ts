@@ -3,14 +3,14 @@
 // Each area keeps its own table (src/ops/<area>/index.ts); this file joins them.
 import type { OpEntry } from './_define.js';
 import { AGENT_OPS } from './agent/index.js';
+import { GRAPH_OPS } from './graph/index.js';
 import { GUARD_OPS } from './guard/index.js';
 import { STORE_OPS } from './store/index.js';
 
 export type { OpEntry };
 
-
 /** The table of operations, area by area. */
-export const OPS: readonly OpEntry[] = [...STORE_OPS, ...GUARD_OPS, ...AGENT_OPS];
+export const OPS: readonly OpEntry[] = [...STORE_OPS, ...GUARD_OPS, ...AGENT_OPS, ...GRAPH_OPS];
 
 /** The operation of this name, or undefined. */
 export function findOp(name: string): OpEntry | undefined {
