@@ -2,14 +2,14 @@
 import { UsageError, type Problem } from '../errors.js';
 import type { KnowledgeFilter } from '../knowledge/filter.js';
 import type { FilterInput } from '../ops/store/list.js';
+import { PRIORITIES } from '../priority.js';
 import { suggest } from '../schema/suggest.js';
-import type { KnowledgeScope, KnowledgeSource, KnowledgeType, Priority, TaskPlanInput } from '../types.js';
+import type { KnowledgeScope, KnowledgeSource, KnowledgeType, TaskPlanInput } from '../types.js';
 import { readInputText } from './_input.js';
 import type { CommandContext, OptionSpec } from './command.js';
 import { plural } from './format.js';
 
 export const TYPES: readonly KnowledgeType[] = ['recommendation', 'prohibition', 'learning'];
-export const PRIORITY_VALUES: readonly Priority[] = ['low', 'medium', 'high', 'critical'];
 export const SCOPES: readonly KnowledgeScope[] = ['global', 'project', 'agent_type'];
 export const SOURCES: readonly KnowledgeSource[] = ['manual', 'task_success', 'task_failure', 'code_review', 'import'];
 
@@ -58,7 +58,7 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   scope: { type: 'enum', values: SCOPES, multiple: true, value: 'SCOPE', description: 'global, project or agent_type (repeatable)' },
   project: { type: 'string', value: 'P', description: 'entries whose projectId is P' },
   'agent-type': { type: 'string', value: 'A', description: 'entries whose agentTypes list A' },
-  priority: { type: 'enum', values: PRIORITY_VALUES, multiple: true, value: 'P', description: 'low, medium, high or critical (repeatable)' },
+  priority: { type: 'enum', values: PRIORITIES, multiple: true, value: 'P', description: 'low, medium, high or critical (repeatable)' },
   source: { type: 'enum', values: SOURCES, multiple: true, value: 'S', description: 'manual, task_success, task_failure, code_review or import (repeatable)' },
   enabled: { type: 'boolean', description: 'only enabled entries' },
   disabled: { type: 'boolean', description: 'only disabled entries' },
@@ -84,7 +84,7 @@ export function filterFromFlags(ctx: CommandContext): KnowledgeFilter {
   const filter: KnowledgeFilter = {
     types: manyOf(ctx, 'type', TYPES),
     scopes: manyOf(ctx, 'scope', SCOPES),
-    priorities: manyOf(ctx, 'priority', PRIORITY_VALUES),
+    priorities: manyOf(ctx, 'priority', PRIORITIES),
     sources: manyOf(ctx, 'source', SOURCES),
   };
   const project = ctx.string('project');

@@ -3,7 +3,8 @@
 import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
-import { applicabilityOf, priorityRank, type Applicability } from './applicable.js';
+import { priorityRank } from '../priority.js';
+import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';

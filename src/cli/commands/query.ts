@@ -1,8 +1,9 @@
 import { getRelevantKnowledge, type RankedEntry } from '../../knowledge/query.js';
+import { PRIORITIES } from '../../priority.js';
 import { estimateTokens } from '../../tokens.js';
 import { defineCommand } from '../command.js';
 import { table } from '../format.js';
-import { integerFlag, manyOf, oneOf, PRIORITY_VALUES, TYPES, warnSkipped } from '../_knowledge.js';
+import { integerFlag, manyOf, oneOf, TYPES, warnSkipped } from '../_knowledge.js';
 
 export const command = defineCommand({
   name: 'query',
@@ -48,7 +49,7 @@ export const command = defineCommand({
         technologies: ctx.strings('tech'),
         types: manyOf(ctx, 'type', TYPES),
         maxResults: integerFlag(ctx, 'max'),
-        minPriority: minPriority === undefined ? undefined : oneOf('min-priority', minPriority, PRIORITY_VALUES),
+        minPriority: minPriority === undefined ? undefined : oneOf('min-priority', minPriority, PRIORITIES),
         budget: integerFlag(ctx, 'budget', 1),
       },
     });
