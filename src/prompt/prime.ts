@@ -3,7 +3,8 @@
 // recommendations and learnings (first those for the paths it will work on), and how many
 // learnings wait for review. Deterministic: the same store gives the same bytes, so agents may
 // cache it.
-import { isApplicable, priorityRank } from '../knowledge/applicable.js';
+import { isApplicable } from '../knowledge/applicable.js';
+import { priorityRank } from '../priority.js';
 import { APPLIED_KINDS, loadEntries } from '../knowledge/entries.js';
 import { loadUsageStats, NO_USAGE, type UsageStats } from '../knowledge/stats.js';
 import { compileGlob } from '../match/glob.js';
