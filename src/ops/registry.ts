@@ -2,13 +2,14 @@
 // load when their operation runs, so a command (or an MCP tool list) never loads more than it uses.
 // Each area keeps its own table (src/ops/<area>/index.ts); this file joins them.
 import type { OpEntry } from './_define.js';
+import { DAG_OPS } from './dag/index.js';
 import { STORE_OPS } from './store/index.js';
 
 export type { OpEntry };
 
 
 /** The table of operations, area by area. */
-export const OPS: readonly OpEntry[] = [...STORE_OPS];
+export const OPS: readonly OpEntry[] = [...STORE_OPS, ...DAG_OPS];
 
 /** The operation of this name, or undefined. */
 export function findOp(name: string): OpEntry | undefined {
