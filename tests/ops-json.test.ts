@@ -10,9 +10,10 @@ import { loadSchema, loadSchemaFile, opDefinitionFiles, opSchemaPath, SCHEMA_NAM
 import { lore } from './helpers/cli.js';
 import type { OpCases } from './helpers/op-cases.js';
 import { gitRepo, tempStore, testEnv } from './helpers/temp.js';
+import { DAG_CASES } from './op-cases/dag.js';
 import { STORE_CASES } from './op-cases/store.js';
 
-const CASES: OpCases = { ...STORE_CASES };
+const CASES: OpCases = { ...STORE_CASES, ...DAG_CASES };
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 ajv.addFormat('date-time', true).addFormat('date', true);
