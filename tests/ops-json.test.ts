@@ -11,13 +11,14 @@ import { lore } from './helpers/cli.js';
 import type { OpCases } from './helpers/op-cases.js';
 import { gitRepo, tempStore, testEnv } from './helpers/temp.js';
 import { AGENT_CASES } from './op-cases/agent.js';
+import { DAG_CASES } from './op-cases/dag.js';
 import { GRAPH_CASES } from './op-cases/graph.js';
 import { GUARD_CASES } from './op-cases/guard.js';
 import { KNOWLEDGE_CASES } from './op-cases/knowledge.js';
 import { PLAYER_COACH_CASES } from './op-cases/player-coach.js';
 import { STORE_CASES } from './op-cases/store.js';
 
-const CASES: OpCases = { ...STORE_CASES, ...GUARD_CASES, ...AGENT_CASES, ...GRAPH_CASES, ...PLAYER_COACH_CASES, ...KNOWLEDGE_CASES };
+const CASES: OpCases = { ...STORE_CASES, ...GUARD_CASES, ...AGENT_CASES, ...GRAPH_CASES, ...PLAYER_COACH_CASES, ...KNOWLEDGE_CASES, ...DAG_CASES };
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 ajv.addFormat('date-time', true).addFormat('date', true);
