@@ -3,6 +3,7 @@
 // writes seen by a running server.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
 import { lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
@@ -27,6 +28,17 @@ describe('lore mcp', () => {
     assert.equal(tools.find((tool) => tool.name === 'store_seed')!.annotations?.readOnlyHint, false);
     // Self-contained: no reference leaves the document.
     assert.deepEqual(tools.filter((tool) => /"\$ref":"(?!#)/.test(JSON.stringify([tool.inputSchema, tool.outputSchema]))).map((tool) => tool.name), []);
+    // Valid JSON Schema 2020-12 as a client receives it: each compiles on its own.
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
+    const broken = tools.flatMap((tool) => [['input', tool.inputSchema], ['output', tool.outputSchema]].flatMap(([side, schema]) => {
+      try {
+        ajv.compile(schema as object);
+        return [];
+      } catch (error) {
+        return [`${tool.name} ${String(side)}: ${(error as Error).message}`];
+      }
+    }));
+    assert.deepEqual(broken, []);
   });
 
   it('answers a tool call with the operation\'s output, as text and as structured content the client checked', async (t) => {

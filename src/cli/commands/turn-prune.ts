@@ -21,7 +21,7 @@ export const command = defineOpCommand<PruneResult>({
   positionals: [0, 0],
   examples: ['lore turn prune --dry-run', 'lore turn prune --project acme --json'],
   op: 'turn.prune',
-  input: (ctx) => ({ dry_run: ctx.flag('dry-run'), ...projectInput(ctx) }),
+  input: (ctx) => ({ dryRun: ctx.flag('dry-run'), ...projectInput(ctx) }),
   exit: (result) => (result.refused.length > 0 ? 1 : 0),
   print(result, ctx) {
     printPrune(ctx, result, true);
