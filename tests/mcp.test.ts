@@ -68,6 +68,16 @@ describe('lore mcp', () => {
     assert.deepEqual([unknown.isError, firstText(unknown)], [true, 'error: no tool named "knowledge_qery"\nhint: list the tools to see their names']);
   });
 
+  it('refuses an answer over 100,000 characters, saying how to narrow the request', async (t) => {
+    const many = Array.from({ length: 120 }, (_, i) => entry({ id: `rec-${i}`, title: `Advice ${i}`, description: 'x'.repeat(1000) }));
+    const { client } = await mcpClient(t, tempStore(t, { ...STORE, ...entryFiles(many) }));
+    const all = await client.callTool({ name: 'record_list', arguments: { kind: 'recommendations' } });
+    assert.equal(all.isError, true);
+    assert.match(firstText(all), /^error: the answer of record\.list is \d{6} characters, over the 100000 a tool may return\nhint: narrow the request: a budget, a limit, a filter, a kind$/);
+    const one = await client.callTool({ name: 'record_show', arguments: { id: 'rec-7' } });
+    assert.equal(one.isError, undefined);
+  });
+
   it('sees what another process writes while it runs', async (t) => {
     const root = tempStore(t, STORE);
     const { client } = await mcpClient(t, root);

@@ -18,7 +18,7 @@ function printMatches(ctx: CommandContext, label: string, matches: readonly Proh
   }
 }
 
-export const command = defineOpCommand<KnowledgeCheckResult>({
+export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?: number }>({
   name: 'check-plan',
   summary: 'check a task plan against the knowledge base before the task starts',
   usage: '[--task FILE --plan FILE] [options]',
@@ -34,23 +34,26 @@ export const command = defineOpCommand<KnowledgeCheckResult>({
   options: {
     ...TASK_PLAN_OPTIONS,
     budget: { type: 'integer', min: 1, value: 'TOKENS', description: 'token budget of the summary (default 800)' },
+    'max-warnings': { type: 'integer', min: 1, value: 'N', description: 'list at most N warnings, the most severe first (default: every one)' },
   },
   positionals: [0, 0],
   examples: ['lore check-plan --task task.json --plan plan.json', 'cat task-and-plan.json | lore check-plan --json'],
   op: 'plan.check',
   async input(ctx) {
     const budget = ctx.number('budget');
-    return { ...(await readTaskPlan(ctx)), ...(budget === undefined ? {} : { budget }) };
+    return { ...(await readTaskPlan(ctx)), ...(budget === undefined ? {} : { budget }), maxWarnings: ctx.number('max-warnings') ?? 0 };
   },
   exit: (result) => (result.canProceed ? 0 : 1),
   print(result, ctx) {
     if (!result.enabled) return void ctx.print(result.summary);
+    const warnings = result.warnings.length + (result.warningsOmitted ?? 0);
     const verdict = result.canProceed
-      ? ctx.style.green(`can proceed${result.warnings.length > 0 ? ` with ${plural(result.warnings.length, 'warning')}` : ''}: no critical prohibition matches the plan`)
+      ? ctx.style.green(`can proceed${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}: no critical prohibition matches the plan`)
       : ctx.style.red(`BLOCKED: ${plural(result.blockers.length, 'critical prohibition matches', 'critical prohibitions match')} the plan`);
     ctx.print(verdict);
     printMatches(ctx, 'blocker', result.blockers);
     printMatches(ctx, 'warning', result.warnings);
+    if (result.warningsOmitted !== undefined) ctx.print(`  ... and ${plural(result.warningsOmitted, 'more warning')} (--max-warnings)`);
     for (const [label, items] of [['recommendations', result.recommendations], ['learnings', result.learnings]] as const) {
       if (items.length === 0) continue;
       ctx.print(`${label} (${items.length})`);
