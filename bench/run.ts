@@ -14,6 +14,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['graph', async (ctx) => (await import('./sections/graph.js')).graphBench(ctx)],
   ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
   ['guard', async (ctx) => (await import('./sections/guard.js')).guardBench(ctx)],
+  ['mcp', async (ctx) => (await import('./sections/mcp.js')).mcpBench(ctx)],
   ['concurrency', async (ctx) => (await import('./sections/concurrency.js')).concurrencyBench(ctx)],
 ];
 

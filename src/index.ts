@@ -68,3 +68,13 @@ export { exportKnowledge, formatExport, type ExportFormat } from './knowledge/ex
 export { importKnowledge, type ConflictPolicy, type ImportResult } from './knowledge/import-entries.js';
 export { pruneKnowledge, type PruneResult as KnowledgePruneResult } from './knowledge/retention.js';
 export { buildAgentPrompt } from './prompt/agent-prompt.js';
+// Commit guard
+export { checkChange, type ChangeSource } from './guard/check-change.js';
+export type { CheckOptions, CheckReport } from './guard/_evaluate.js';
+export type { Finding, Scanned } from './guard/scan.js';
+export { knowledgeDiff, type KnowledgeDiff } from './guard/knowledge-diff.js';
+// Operations and the workspace: every operation once, as the CLI, the MCP server and the daemon run it
+export { OPS, findOp, type OpEntry } from './ops/registry.js';
+export { runOp, type RunOptions } from './ops/run.js';
+export type { Op, OpContext } from './ops/_define.js';
+export { Workspace, type WorkspaceOptions } from './workspace/workspace.js';

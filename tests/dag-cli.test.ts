@@ -36,9 +36,12 @@ describe('lore dag: an actor and a critic', () => {
       'c2  critic approved: approved',
       '',
     ].join('\n'));
-    assert.deepEqual(JSON.parse(await run('export', '--tag', 'task', '--json')), [
-      { id: 'a2', thought: 'Retry payments 3 times', tags: ['task'], parents: ['c1'], children: ['c2'], artifacts: [{ name: 'pay.ts', path: 'src/pay.ts' }] },
-    ]);
+    assert.deepEqual(JSON.parse(await run('export', '--tag', 'task', '--json')), {
+      project: 'shop', total: 1, truncated: false,
+      nodes: [{ id: 'a2', thought: 'Retry payments 3 times', tags: ['task'], parents: ['c1'], children: ['c2'], artifacts: [{ name: 'pay.ts', path: 'src/pay.ts' }] }],
+    });
+    const cut = await lore(['dag', 'export', '--limit', '2'], { cwd });
+    assert.deepEqual([cut.code, cut.stdout.split('\n').length, cut.stderr], [0, 3, 'showing the first 2 of 4 nodes; --limit N shows more\n']);
     assert.equal(await run('projects'), '*  shop  4 nodes  /work/shop\n');
 
     assert.equal(await run('switch', 'other'), 'current project: other (no nodes yet)\n');
@@ -64,9 +67,9 @@ describe('lore dag: an actor and a critic', () => {
     };
     await fail(['get', 'nope', '--project', 'demo'], 'error: no node "nope" in project demo\nhint: lore dag heads --project demo lists the latest nodes; --project picks another project\n');
     await fail(['append', '--project-context', '', '--thought', 'x', '--tag', 't'], 'error: projectContext is empty: every thought needs the directory it is about\nhint: pass --project-context PATH (the full path of the project directory)\n');
-    await fail(['append', '--project-context', '/work/demo', '--thought', 'x', '--tag', 't', '--role', 'boss'], 'error: role must be one of actor, critic, summary (found "boss")\n');
+    await fail(['append', '--project-context', '/work/demo', '--thought', 'x', '--tag', 't', '--role', 'boss'], 'error: --role must be one of actor, critic (found "boss")\n');
     await fail(['append', '--project-context', '/work/demo', '--thought', 'x'], 'error: an actor thought needs at least one tag\nhint: add --tag requirement|task|risk|design|...\n');
-    await fail(['critic', '--target', 'a', '--verdict', 'maybe', '--project', 'demo'], 'error: verdict must be one of approved, needs_revision, reject (found "maybe")\n');
+    await fail(['critic', '--target', 'a', '--verdict', 'maybe', '--project', 'demo'], 'error: --verdict must be one of approved, needs_revision, reject (found "maybe")\n');
     await fail(['heads', '--log-level', 'loud'], 'error: --log-level must be one of silent, error, warn, info, debug (found "loud")\n');
     await fail(['switch', 'no/such'], 'error: project name "no/such" is not allowed: use 1 to 50 letters, digits, \'_\' or \'-\'\n');
     const codes: string[] = [];
@@ -110,6 +113,8 @@ describe('lore dag: an actor and a critic', () => {
     assert.deepEqual([ok.json.node.id, ok.json.node.project, ok.json.node.artifacts?.[0]?.uri], ['f1', 'shop', 'https://x/a.md']);
     const bad = await lore(['dag', 'append', '--from-file', '-'], { cwd, input: '{"projectContext":"/w/shop","thougth":"x"}' });
     assert.deepEqual([bad.code, bad.stderr], [2, 'error: <stdin>: unknown field "thougth"\nhint: did you mean thought?\n']);
+    const missing = await lore(['dag', 'append', '--from-file', '-'], { cwd, input: '{"thought":"x","tags":["task"]}' });
+    assert.deepEqual([missing.code, missing.stderr], [2, 'error: the input of dag.append is invalid\ndag.append input: error: projectContext is required but missing\n']);
     assert.equal(logLines(cwd).length, 2);
   });
 
@@ -120,7 +125,7 @@ describe('lore dag: an actor and a critic', () => {
     assert.equal(result.stderr, 'warning: project name collision: "/home/me/demo" and "/srv/demo" both give the project name "demo"; their thoughts share one project\n');
     const projects = await lore(['dag', 'projects'], { cwd });
     assert.deepEqual([projects.stdout, projects.stderr], ['*  demo  2 nodes  /home/me/demo, /srv/demo\n', 'warning: project name collision: 2 different directories give the name demo\n']);
-    const json = await loreJson<Array<{ name: string; collision: boolean }>>(['dag', 'projects'], { cwd });
-    assert.deepEqual(json.json.map((p) => [p.name, p.collision]), [['demo', true]]);
+    const json = await loreJson<{ current: string; projects: Array<{ name: string; collision: boolean }> }>(['dag', 'projects'], { cwd });
+    assert.deepEqual([json.json.current, json.json.projects.map((p) => [p.name, p.collision])], ['demo', [['demo', true]]]);
   });
 });

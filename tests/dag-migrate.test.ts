@@ -52,8 +52,8 @@ describe('lore dag migrate', () => {
     assert.equal((await lore(['dag', 'rm', 'm2', '--project', 'my_app'], { cwd })).code, 0);
     const third = await loreJson<Migration>(['dag', 'migrate', 'old'], { cwd });
     assert.deepEqual([third.code, third.json.added, third.json.skipped], [0, 0, 6]);
-    const heads = await loreJson<DagNode[]>(['dag', 'heads', '--project', 'my_app'], { cwd });
-    assert.deepEqual(heads.json.map((n) => n.id), ['m1']);
+    const heads = await loreJson<{ project: string; heads: DagNode[] }>(['dag', 'heads', '--project', 'my_app'], { cwd });
+    assert.deepEqual([heads.json.project, heads.json.heads.map((n) => n.id)], ['my_app', ['m1']]);
   });
 
   it('turns relations into parents and fills what the old format lacked', async (t) => {

@@ -154,6 +154,26 @@ describe('lore graph show, find, path, context', () => {
     assert.deepEqual(await lore(['graph', 'show', '--format', 'svg', '--memory-file', 'sample.json'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: --format must be one of text, json, mermaid, dot (found "svg")\n' });
   });
 
+  it('cuts what it shows to --budget nearest first, and says so under the text or on stderr', async (t) => {
+    const dir = system(t);
+    assert.deepEqual(await lore(['graph', 'show', 'Auth Service', '--budget', '80'], { cwd: dir }), {
+      code: 0,
+      stderr: '',
+      stdout: [
+        'Auth Service (service)  #core',
+        '  Issues JWT tokens.',
+        '  properties: owner="team-a"',
+        '',
+        '1 of 4 entities, 0 of 3 relationships (the neighbourhood of "Auth Service" within 1 step; cut to fit 80 tokens)',
+        '',
+      ].join('\n'),
+    });
+    const mermaid = await lore(['graph', 'show', '--budget', '80', '--format', 'mermaid'], { cwd: dir });
+    assert.deepEqual(mermaid, { code: 0, stdout: 'flowchart LR\n  n1["Web App<br/>(app)"]\n', stderr: 'warning: cut to fit --budget 80: 1 of 4 entities, 0 of 3 relationships shown\n' });
+    const { json } = await loreJson<{ truncated: unknown }>(['graph', 'show', '--budget', '80'], { cwd: dir });
+    assert.deepEqual(json.truncated, { budget: 80, entities: { shown: 1, total: 4 }, relationships: { shown: 0, total: 3 } });
+  });
+
   const finds: Array<[string[], string[]]> = [
     [['--type', 'service'], ['Auth Service']],
     [['--tag', 'core'], ['Auth Service', 'User DB']],
@@ -165,10 +185,11 @@ describe('lore graph show, find, path, context', () => {
   it('finds entities by type, tag and relationship', async (t) => {
     const dir = system(t);
     for (const [args, names] of finds) {
-      const { json } = await loreJson<Array<{ name: string }>>(['graph', 'find', ...args], { cwd: dir });
-      assert.deepEqual(json.map((e) => e.name), names, args.join(' '));
+      const { json } = await loreJson<{ entities: Array<{ name: string }>; total: number; truncated: boolean }>(['graph', 'find', ...args], { cwd: dir });
+      assert.deepEqual([json.entities.map((e) => e.name), json.total, json.truncated], [names, names.length, false], args.join(' '));
     }
     assert.equal((await lore(['graph', 'find', '--type', 'adr'], { cwd: dir })).stdout, 'ADR-7  adr  Tokens expire after 15 minutes.\n1 entity\n');
+    assert.equal((await lore(['graph', 'find', '--tag', 'core', '--limit', '1'], { cwd: dir })).stdout, 'Auth Service  service  Issues JWT tokens.\n1 of 2 entities (--limit 1)\n');
     assert.deepEqual(await lore(['graph', 'find', '--relation', 'calls'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: --relation narrows --related-to: give --related-to NAME too\n' });
   });
 

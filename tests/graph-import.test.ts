@@ -90,6 +90,6 @@ describe('importing the MCP memory server\'s JSONL', () => {
       'bad.jsonl:7:1: error: entity "z": "observations" must be a list of strings',
     ]);
     assert.deepEqual((await lore(['graph', 'show', '--json'], { cwd: dir })).stdout, '{\n  "entities": [],\n  "relationships": []\n}\n');
-    assert.deepEqual(await lore(['graph', 'import', '--from', 'neo4j', 'bad.jsonl'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: --from must be lore or mcp-memory (found "neo4j")\n' });
+    assert.deepEqual(await lore(['graph', 'import', '--from', 'neo4j', 'bad.jsonl'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: --from must be one of lore, mcp-memory (found "neo4j")\n' });
   });
 });

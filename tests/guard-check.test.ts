@@ -244,7 +244,7 @@ describe('the role guard from the committed turn history', () => {
     writeFiles(repo, { [log]: turn(1, 'approve') + turn(2, 'revise') });
     stage(repo, { [gate]: gateText });
     const { code, json } = await loreJson<Report & { role?: unknown }>(['check'], { cwd: repo });
-    assert.deepEqual([code, json.role, json.outcome.active], [0, undefined, []]);
+    assert.deepEqual([code, json.role, json.outcome.active], [0, null, []]);
   });
 });
 
@@ -256,5 +256,18 @@ describe('lore check --files', () => {
     assert.deepEqual([code, json.outcome.active.map((f) => [f.path, f.line])], [1, [['sub/k.txt', 2]]]);
     const missing = await lore(['check', '--files', 'nope.txt'], { cwd: repo });
     assert.deepEqual([missing.code, missing.stderr], [2, 'error: nope.txt does not exist\n']);
+  });
+});
+
+describe('the guard as a library', () => {
+  it('checks a change from any source through checkChange, exported with the public API', async (t) => {
+    const { checkChange } = await import('../src/index.js');
+    const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE });
+    writeFileSync(join(repo, '.env'), 'A=1\n');
+    const files = await checkChange({ kind: 'files', paths: ['.env'] }, { cwd: repo, env: testEnv() });
+    assert.deepEqual([files.mode, files.blocked, files.outcome.active.map((f) => f.entryId)], ['files', true, ['pro-env']]);
+    gitSync(repo, ['add', '.env']);
+    const staged = await checkChange({ kind: 'staged' }, { cwd: repo, env: testEnv() });
+    assert.deepEqual([staged.mode, staged.blocked, staged.scanned.files], ['staged', true, 1]);
   });
 });

@@ -6,8 +6,11 @@ import { describe, it } from 'node:test';
 import { matchPlan } from '../src/knowledge/plan-match.js';
 import { checkBeforeTask } from '../src/knowledge/pre-task-check.js';
 import type { DevelopmentPlan, KnowledgeEntry, TaskContext } from '../src/types.js';
+import { runOp } from '../src/ops/run.js';
+import { Workspace } from '../src/workspace/workspace.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { testEnv } from './helpers/temp.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const GOLDEN = new URL('./golden/knowledge/', import.meta.url);
@@ -122,6 +125,28 @@ describe('lore check-plan', () => {
     const clean = await lore(['check-plan'], { cwd: root, input: JSON.stringify({ task: TASK, plan: { approach: 'Document the settings.', fileChanges: [{ path: 'README.md' }] } }) });
     assert.equal(clean.code, 0);
     assert.equal(clean.stdout.split('\n')[0], 'can proceed: no critical prohibition matches the plan');
+  });
+
+  it('lists every warning by default, and at most --max-warnings (plan.check lists 25 unless told), never cutting a blocker', async (t) => {
+    const many = [
+      entry({ id: 'pro-env', type: 'prohibition', priority: 'critical', title: 'Never commit .env files', globs: ['**/.env'] }),
+      ...Array.from({ length: 30 }, (_, i) => entry({ id: `pro-w${String(i).padStart(2, '0')}`, type: 'prohibition', priority: i < 10 ? 'high' : 'low', title: `Warning ${i}`, keywords: ['settings'] })),
+    ];
+    const { root } = await knowledgeStore(t, many);
+    const input = JSON.stringify({ task: TASK, plan: { approach: 'Write the settings.', fileChanges: [{ path: 'config/.env' }] } });
+    const all = await loreJson<{ blockers: unknown[]; warnings: unknown[]; warningsOmitted?: number }>(['check-plan'], { cwd: root, input });
+    assert.deepEqual([all.code, all.json.blockers.length, all.json.warnings.length, all.json.warningsOmitted], [1, 1, 30, undefined]);
+    const cut = await lore(['check-plan', '--max-warnings', '2'], { cwd: root, input });
+    assert.equal(cut.code, 1);
+    assert.deepEqual(cut.stdout.split('\n').filter((line) => /^ {2}(blocker|warning|\.\.\.)/.test(line)), [
+      '  blocker  pro-env  [critical] Never commit .env files',
+      '  warning  pro-w00  [high] Warning 0',
+      '  warning  pro-w01  [high] Warning 1',
+      '  ... and 28 more warnings (--max-warnings)',
+    ]);
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    const byDefault = await runOp('plan.check', JSON.parse(input), { ws, note: () => undefined, progress: () => undefined }) as { blockers: unknown[]; warnings: Array<{ knowledge: { priority: string } }>; warningsOmitted: number };
+    assert.deepEqual([byDefault.blockers.length, byDefault.warnings.length, byDefault.warningsOmitted, byDefault.warnings.filter((w) => w.knowledge.priority === 'high').length], [1, 25, 5, 10]);
   });
 
   it('runs a catastrophic pattern from a file in linear time', async (t) => {

@@ -4,15 +4,20 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stem } from '../src/knowledge/_text.js';
 import { isApplicable, type ApplyContext } from '../src/knowledge/applicable.js';
-import { getRelevantKnowledge, type KnowledgeQuery } from '../src/knowledge/query.js';
+import { getRelevantKnowledge, type KnowledgeQuery, type KnowledgeResult } from '../src/knowledge/query.js';
 import { buildSummary } from '../src/knowledge/summary.js';
+import { knowledgeIndex } from '../src/ops/knowledge/_knowledge.js';
+import { runOp } from '../src/ops/run.js';
 import { estimateTokens } from '../src/tokens.js';
 import type { KnowledgeEntry } from '../src/types.js';
+import { Workspace } from '../src/workspace/workspace.js';
 import { loreJson, lore } from './helpers/cli.js';
 import { deadUrl, embeddingsStub } from './helpers/embeddings-stub.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { testEnv } from './helpers/temp.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 
@@ -210,5 +215,31 @@ describe('lore query', () => {
     assert.deepEqual(await lore(['query', 'x', '--max', 'ten'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: --max must be a whole number of at least 0 (found "ten")\n' });
     assert.deepEqual(await lore(['query', 'x', '--min-priority', 'hgh'], { cwd: root }), { code: 2, stdout: '', stderr: 'error: --min-priority must be one of low, medium, high, critical (found "hgh")\nhint: did you mean high?\n' });
     assert.deepEqual(await lore(['query', 'x', '--summary'], { cwd: root }), { code: 0, stdout: 'No relevant knowledge for this task.\n', stderr: '' });
+  });
+});
+
+describe('the knowledge index of a long-lived workspace', () => {
+  it('is built once, and again after an entry is added or an application recorded', async (t) => {
+    const { root } = await knowledgeStore(t, [entry({ id: 'rec-strict', title: 'Use strict mode', keywords: ['typescript'] })]);
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    const ctx = { ws, note: () => undefined, progress: () => undefined };
+    const query = async (): Promise<KnowledgeResult> => (await runOp('knowledge.query', { taskDescription: 'typescript strict mode' }, ctx)) as KnowledgeResult;
+    await sleep(60); // past the racy window of the folders' creation
+    const first = (await knowledgeIndex(ws)).index;
+    assert.equal((await knowledgeIndex(ws)).index, first);
+    assert.deepEqual((await query()).recommendations.map((r) => r.id), ['rec-strict']);
+    assert.equal((await knowledgeIndex(ws)).index, first);
+
+    await runOp('entry.add', { type: 'recommendation', entry: { title: 'Strict mode for typescript tests', description: 'Tests too.', keywords: ['typescript'] } }, ctx);
+    assert.deepEqual((await query()).recommendations.map((r) => r.id).sort(), ['rec-strict', 'rec-strict-mode-for-typescript-tests']);
+    const second = (await knowledgeIndex(ws)).index;
+    assert.notEqual(second, first);
+
+    await sleep(60);
+    const third = (await knowledgeIndex(ws)).index;
+    assert.equal((await knowledgeIndex(ws)).index, third);
+    await runOp('usage.record', { entryId: 'rec-strict', taskId: 'T-1', helpful: true }, ctx);
+    assert.equal((await query()).recommendations.find((r) => r.id === 'rec-strict')?.timesApplied, 1);
+    assert.notEqual((await knowledgeIndex(ws)).index, third);
   });
 });

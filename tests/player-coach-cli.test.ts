@@ -80,13 +80,14 @@ describe('lore roles show, gates show and mode suggest', () => {
     assert.deepEqual([seven.code, seven.json.suggestion.mode, seven.json.suggestion.ceremony_level], [0, 'autobuild', 'full']);
   });
 
-  it('gives clear errors for an unknown role, a complexity of 0 or 11, a malformed override file and missing flags', async (t) => {
+  it('gives clear errors for an unknown role or task type, a complexity of 0 or 11, a turn of 0, a malformed override file and missing flags', async (t) => {
     const { root } = await seededStore(t, { '.knowledge/overrides/acme.yaml': 'quality_gate_configs:\n  feature:\n    overrides:\n      - complexity_range: [4, 6]\n        coverage_threshold: 85\n' });
-    const known = 'task types and ranges: documentation 1-10; feature 1-3, 4-6, 7-10; scaffolding 1-10; testing 1-10';
     const table: Array<[string[], number, string]> = [
       [['roles', 'show', 'reviewer'], 2, 'error: unknown role "reviewer": the roles are coach, player\n'],
-      [['gates', 'show', '--task-type', 'feature', '--complexity', '0'], 2, `error: complexity 0 is outside 1-10: complexity is a whole number from 1 to 10\nhint: ${known}\n`],
-      [['mode', 'suggest', '--task-type', 'feature', '--complexity', '11'], 2, 'error: complexity 11 is outside 1-10: complexity is a whole number from 1 to 10\nhint: modes: autobuild 5-10, direct 1-3, task_work 3-7\n'],
+      [['gates', 'show', '--task-type', 'featrue', '--complexity', '5'], 2, 'error: --task-type must be one of scaffolding, feature, testing, documentation, bugfix (found "featrue")\nhint: did you mean feature?\n'],
+      [['gates', 'show', '--task-type', 'feature', '--complexity', '0'], 2, 'error: --complexity must be a whole number from 1 to 10 (found "0")\n'],
+      [['mode', 'suggest', '--task-type', 'feature', '--complexity', '11'], 2, 'error: --complexity must be a whole number from 1 to 10 (found "11")\n'],
+      [['prompt', 'coach', '--task-type', 'feature', '--complexity', '5', '--feature', 'F', '--task', 'T', '--turn', '0'], 2, 'error: --turn must be a whole number of at least 1 (found "0")\n'],
       [['gates', 'show', '--task-type', 'feature'], 2, 'error: lore gates show needs --complexity\nhint: see lore gates show --help\n'],
       [['gates', 'show', '--task-type', 'feature', '--complexity', '5', '--project', 'acme'], 1, [
         'error: could not use .knowledge/overrides/acme.yaml: it is invalid',

@@ -98,7 +98,7 @@ describe('turn states', () => {
     const table: Array<[string[], string | undefined, number, string]> = [
       [['turn', 'record', '--feature', 'F'], undefined, 2, 'error: lore turn record needs --task, --turn, --player-decision, --coach-decision, --progress (or --from-file FILE)\nhint: see lore turn record --help\n'],
       [[...RECORD, '--turn', '1', '--coach-decision', 'maybe'], undefined, 2, 'error: the turn is invalid: --coach-decision must be one of approve, revise, escalate (found "maybe")\nhint: see lore turn record --help\n'],
-      [[...RECORD, '--turn', 'two', '--coach-decision', 'approve'], undefined, 2, 'error: --turn must be a whole number (found "two")\nhint: see lore turn record --help\n'],
+      [[...RECORD, '--turn', 'two', '--coach-decision', 'approve'], undefined, 2, 'error: --turn must be a whole number of at least 1 (found "two")\n'],
       [[...RECORD, '--turn', '1', '--coach-decision', 'approve', '--ac', 'login'], undefined, 2, 'error: --ac must be id=status (found "login")\nhint: e.g. --ac login=verified --ac logout=pending; statuses: verified, pending, rejected, blocked\n'],
       [['turn', 'record', '--from-file', '-', '--task', 'T'], '{}', 2, 'error: --from-file gives the whole turn, so --task cannot be used with it\nhint: see lore turn record --help\n'],
       [['turn', 'record', '--from-file', '-'], '{"feature_id": "F", "task_id": "T", "turn_number": 1,\n "coach_decision": "ok"}', 1, [

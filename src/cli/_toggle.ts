@@ -1,11 +1,11 @@
 // `lore enable` and `lore disable`: one definition, two commands.
-import { setEnabled } from '../knowledge/manage.js';
-import { defineCommand, type CommandSpec } from './command.js';
+import type { ToggleOutput } from '../ops/knowledge/_toggle.js';
+import { defineOpCommand, type CommandSpec } from './command.js';
 
 /** The command that sets an entry's `enabled` to the given value. */
 export function toggleCommand(enabled: boolean): CommandSpec {
   const verb = enabled ? 'enable' : 'disable';
-  return defineCommand({
+  return defineOpCommand<ToggleOutput>({
     name: verb,
     summary: `${verb} a knowledge entry`,
     usage: '<id> [options]',
@@ -13,10 +13,10 @@ export function toggleCommand(enabled: boolean): CommandSpec {
     options: {},
     positionals: [1, 1],
     examples: [`lore ${verb} pro-never-commit-env-files`],
-    async run(ctx) {
-      const result = await setEnabled({ store: await ctx.openStore(), id: ctx.args[0]!, enabled, env: ctx.env });
-      if (ctx.json) return void ctx.printJson({ id: result.entry.id, file: result.file, status: result.status, enabled });
-      ctx.print(result.status === 'unchanged' ? `${result.entry.id} is already ${verb}d` : `${ctx.style.green(`${verb}d`)} ${result.entry.id} (${result.file})`);
+    op: enabled ? 'entry.enable' : 'entry.disable',
+    input: (ctx) => ({ id: ctx.args[0]! }),
+    print(result, ctx) {
+      ctx.print(result.status === 'unchanged' ? `${result.id} is already ${verb}d` : `${ctx.style.green(`${verb}d`)} ${result.id} (${result.file})`);
     },
   });
 }

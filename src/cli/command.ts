@@ -1,17 +1,29 @@
-// What a command module exports, and the context it runs in.
+// What a command module exports, and the context it runs in. Most commands are adapters over an
+// operation (src/ops/): flags → the operation's input, its output → text, or with --json the
+// output itself. Commands that are not about the store (the git hooks) run on their own.
 import type { Store } from '../store/open.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { Style } from './format.js';
 
+/**
+ * One option, its type declared once: main.ts checks and converts every value before a command
+ * sees it (integers and numbers within their bounds, enums among their values, dates as dates).
+ */
 export interface OptionSpec {
-  type: 'string' | 'boolean';
+  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'date';
   multiple?: boolean;
   short?: string;
   /** Placeholder in help: `--task-type T`. */
   value?: string;
   description: string;
+  /** integer, number: the smallest and largest value accepted. */
+  min?: number;
+  max?: number;
+  /** enum: the values accepted (a plural of one, `prohibitions`, is read as it). */
+  values?: readonly string[];
 }
 
-export interface CommandSpec {
+interface CommandBase {
   /** Full name: `init`, `graph add-entity`. */
   name: string;
   summary: string;
@@ -25,15 +37,35 @@ export interface CommandSpec {
   examples: string[];
   /** Whether `--json` applies (true for every command that prints a result). */
   json?: boolean;
+}
+
+/** A command that runs on its own (not an operation on the store). */
+export interface RunCommandSpec extends CommandBase {
   run(ctx: CommandContext): Promise<number | void>;
 }
 
-export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
+/** A command over an operation: with --json it prints the operation's output, exactly. */
+export interface OpCommandSpec<O = never> extends CommandBase {
+  /** The operation's name (src/ops/registry.ts). */
+  op: string;
+  /** The operation's input, from the flags and arguments (it may read files or stdin). */
+  input(ctx: CommandContext): unknown;
+  /** Prints the output for people; returns the exit code (default: `exit`, else 0). */
+  print(output: O, ctx: CommandContext): number | void | Promise<number | void>;
+  /** The exit code of an output, with --json and without (default 0). */
+  exit?(output: O): number;
+}
+
+export type CommandSpec = RunCommandSpec | OpCommandSpec<never>;
+
+export type OptionValue = string | boolean | number | string[] | number[] | undefined;
+export type OptionValues = Record<string, OptionValue>;
 
 export interface CommandContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   args: string[];
+  /** Every option, checked and converted (numbers as numbers, enums singular, dates as ISO text). */
   options: OptionValues;
   json: boolean;
   style: Style;
@@ -42,6 +74,8 @@ export interface CommandContext {
   /** `--store DIR`, if given. */
   storeDir: string | undefined;
   stdin: NodeJS.ReadableStream;
+  /** The store this run works on, opened when first asked for. */
+  workspace: Workspace;
   /** Writes a line (or lines) to stdout. */
   print(text: string): void;
   /** Writes a value as JSON to stdout. */
@@ -52,14 +86,21 @@ export interface CommandContext {
   progress(text: string | undefined): void;
   /** Opens the store (located from cwd or --store). */
   openStore(options?: { allowInvalidConfig?: boolean }): Promise<Store>;
-  /** The value of a string option. */
+  /** The value of a string, enum or date option. */
   string(name: string): string | undefined;
-  /** The values of a repeatable string option. */
+  /** The values of a repeatable string or enum option. */
   strings(name: string): string[];
+  /** The value of an integer or number option. */
+  number(name: string): number | undefined;
   flag(name: string): boolean;
 }
 
-/** Declares a command; the identity function gives the literal its type. */
-export function defineCommand(spec: CommandSpec): CommandSpec {
+/** Declares a command that runs on its own. */
+export function defineCommand(spec: RunCommandSpec): RunCommandSpec {
+  return spec;
+}
+
+/** Declares a command over an operation; `O` is the operation's output. */
+export function defineOpCommand<O>(spec: OpCommandSpec<O>): OpCommandSpec<O> {
   return spec;
 }

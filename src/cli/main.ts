@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LoreError, UsageError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
-import type { CommandContext, CommandSpec, OptionSpec, OptionValues } from './command.js';
+import { Workspace } from '../workspace/workspace.js';
+import type { CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
+import { convertOptions, parseArgsOptions } from './_options.js';
 import { formatProblem, makeStyle, sortProblems, type Style } from './format.js';
 import { COMMANDS, findCommand, subcommands } from './registry.js';
 
@@ -92,6 +94,28 @@ function printError(error: unknown, io: CliIO, style: Style, json: boolean): num
   return 2;
 }
 
+/**
+ * Runs a command over an operation: its input from the flags, the operation, then the output as
+ * JSON (exactly the operation's output) or as text. With checkOutput (LORE_CHECK_OUTPUT=1, as the
+ * tests run) the output is also checked against the operation's output schema.
+ */
+async function runOpCommand(spec: OpCommandSpec<unknown>, ctx: CommandContext, checkOutput: boolean): Promise<number> {
+  const input = await spec.input(ctx);
+  const { runOp } = await import('../ops/run.js');
+  const output = await runOp(spec.op, input, {
+    ws: ctx.workspace,
+    note: ctx.note,
+    progress: (done, total, what) => ctx.progress(`reading ${done}/${total} ${what}...`),
+  }, { checkOutput });
+  ctx.progress(undefined);
+  if (ctx.json) {
+    ctx.printJson(output);
+    return spec.exit?.(output) ?? 0;
+  }
+  const code = await spec.print(output, ctx);
+  return typeof code === 'number' ? code : (spec.exit?.(output) ?? 0);
+}
+
 /** Runs the CLI with the given arguments; returns the exit code. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const json = argv.includes('--json');
@@ -132,8 +156,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const { command: spec } = await found.entry.load();
     let parsed: { values: OptionValues; positionals: string[] };
     try {
-      parsed = parseArgs({ args: [...lead, ...found.rest], options: { ...spec.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true }) as { values: OptionValues; positionals: string[] };
+      const raw = parseArgs({ args: [...lead, ...found.rest], options: parseArgsOptions({ ...spec.options, ...GLOBAL_OPTIONS }), allowPositionals: true, strict: true });
+      parsed = { values: convertOptions(spec.options, raw.values), positionals: raw.positionals };
     } catch (error) {
+      if (error instanceof LoreError) throw error;
       throw parseUsageError(error as Error, spec);
     }
     if (parsed.values.help === true) {
@@ -144,6 +170,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     if (parsed.positionals.length < min) throw new UsageError(`lore ${spec.name} needs ${spec.usage.split(' ').filter((w) => w.startsWith('<')).join(' ') || `${min} argument(s)`}`, `usage: lore ${spec.name} ${spec.usage}`);
     if (parsed.positionals.length > max) throw new UsageError(`unexpected argument "${parsed.positionals[max]}" for lore ${spec.name}`, `usage: lore ${spec.name} ${spec.usage}`);
     const storeDir = parsed.values.store as string | undefined;
+    const note = (text: string): void => {
+      io.stderr.write(`${text}\n`);
+    };
+    const workspace = new Workspace({ cwd: io.cwd, store: storeDir, env: io.env, onNote: note });
     const ctx: CommandContext = {
       cwd: io.cwd,
       env: io.env,
@@ -154,30 +184,28 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       columns: io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : undefined,
       storeDir,
       stdin: io.stdin,
+      workspace,
       print: (text) => {
         io.stdout.write(`${text}\n`);
       },
       printJson: (value) => {
         io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       },
-      note: (text) => {
-        io.stderr.write(`${text}\n`);
-      },
+      note,
       progress: (text) => {
         if (io.stderr.isTTY === true) io.stderr.write(text === undefined ? '\r\u001b[K' : `\r\u001b[K${text}`);
       },
-      openStore: async (options = {}) => {
-        const store = await (await import('../store/open.js')).openStore({ cwd: io.cwd, store: storeDir, ...options });
-        const done = store.recovered;
-        if (done !== undefined) io.stderr.write(`lore: ${done.action} an interrupted ${done.operation} of process ${done.pid} (${done.files} file${done.files === 1 ? '' : 's'}) before going on\n`);
-        return store;
-      },
+      openStore: (options = {}) => workspace.store(options),
       string: (name) => parsed.values[name] as string | undefined,
       strings: (name) => (parsed.values[name] as string[] | undefined) ?? [],
+      number: (name) => parsed.values[name] as number | undefined,
       flag: (name) => parsed.values[name] === true,
     };
-    const code = await spec.run(ctx);
-    return typeof code === 'number' ? code : 0;
+    if (!('op' in spec)) {
+      const code = await spec.run(ctx);
+      return typeof code === 'number' ? code : 0;
+    }
+    return await runOpCommand(spec as OpCommandSpec<unknown>, ctx, io.env.LORE_CHECK_OUTPUT === '1');
   } catch (error) {
     return printError(error, io, style, json);
   }

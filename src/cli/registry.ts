@@ -84,6 +84,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook where git provably runs it, keeping any existing hook", load: () => import('./commands/hook-install.js') },
   { name: 'hook uninstall', group: 'Commit guard', summary: "remove lore's pre-commit hook and restore the hook it chained", load: () => import('./commands/hook-uninstall.js') },
   { name: 'hook pre-commit', group: 'Commit guard', summary: 'the pre-commit hook: check the staged change, block on critical prohibitions', load: () => import('./commands/hook-pre-commit.js') },
+
+  // Agents (issue 12): add entries below this line.
+  { name: 'prime', group: 'Agents', summary: 'what an agent must know at the start of a session, within a token budget', load: () => import('./commands/prime.js') },
+  { name: 'mcp', group: 'Agents', summary: 'serve the operations as MCP tools over stdio (for agents)', load: () => import('./commands/mcp.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

@@ -9,13 +9,10 @@ import { validateAgainst } from '../schema/validate.js';
 import type { ArtifactRef, DagNode, DagRole, Verdict } from '../types.js';
 import { artifactRef, type ArtifactInput } from './artifacts.js';
 import { distinctLocations, isLocated, normaliseContext } from './project-name.js';
-import type { DagLine } from './replay.js';
+import { ROLES, VERDICTS, type DagLine } from './line.js';
 import type { ProjectState } from './state.js';
 
-/** The roles a node may have. */
-export const ROLES: readonly DagRole[] = ['actor', 'critic', 'summary'];
-/** The verdicts a critic may give. */
-export const VERDICTS: readonly Verdict[] = ['approved', 'needs_revision', 'reject'];
+export { ROLES, VERDICTS };
 
 /** A new thought, as an agent gives it; lore sets project, createdAt and children. */
 export interface AppendInput {

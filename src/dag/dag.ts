@@ -7,7 +7,7 @@ import { isErrno, LoreError, type Problem } from '../errors.js';
 import { withLog } from '../log/ndjson.js';
 import type { VersionRule } from '../log/versions.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
-import type { DagNode } from '../types.js';
+import type { ArtifactRef, DagNode } from '../types.js';
 import { notFound, planAppend, type AppendInput } from './append.js';
 import { readCurrentProject, writeCurrentProject } from './current-project.js';
 import type { DagEventSink } from './events.js';
@@ -38,7 +38,8 @@ export interface AppendResult {
   node: DagNode;
   /** The reviewed node, updated with the critic among its children (critic nodes only). */
   target?: DagNode;
-  artifacts: DagNode['artifacts'];
+  /** The artifacts the node names (an empty list when it names none). */
+  artifacts: ArtifactRef[];
   /** A project-name collision, for instance. */
   warnings: string[];
 }
@@ -85,6 +86,8 @@ export class Dag {
   private state!: DagState;
   private signature = '';
   private readonly defaultProject: string;
+  /** Refreshes and writes of this instance, one at a time (a long-lived process may overlap calls). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly options: DagOptions, private current: string | undefined) {
     this.file = join(knowledgeDir(options.root), LOGS.dag);
@@ -118,8 +121,27 @@ export class Dag {
   }
 
   /** Reloads the state when another process changed the log since it was read. */
-  private async refresh(): Promise<void> {
+  private async catchUp(): Promise<void> {
     if ((await signatureOf(this.file)) !== this.signature) await this.reload('log_changed');
+  }
+
+  /** Runs `fn` after every refresh or write this instance started before it. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Brings a Dag that stays open up to date with what other processes did since: their appends to
+   * the log (the state is reloaded only when the log changed) and a switch of the current project.
+   * A process that keeps one Dag calls it before each query; writes do it under the log's lock.
+   */
+  async refresh(): Promise<void> {
+    await this.exclusive(async () => {
+      await this.catchUp();
+      this.current = await readCurrentProject(this.options.root);
+    });
   }
 
   /** The log's version rule: a line is stamped after the latest line of its (project, id), tombstones included. */
@@ -141,19 +163,21 @@ export class Dag {
    * without waiting for it, and the slow first steps (a reload, compiling the schema) are not done
    * while others wait.
    */
-  private async write<T>(plan: () => { lines: DagLine[]; result: T }): Promise<T> {
-    await this.refresh();
-    plan();
-    return withLog(this.file, async (writer) => {
-      await this.refresh();
-      const { lines, result } = plan();
-      await writer.append(lines, this.versions());
-      for (const line of lines) this.state.apply(line);
-      this.signature = await signatureOf(this.file);
-      for (const line of lines) {
-        if (isNode(line)) this.options.onEvent?.({ event: 'node_append', level: 'info', id: line.id, project: line.project, role: line.role, update: line.updatedAt !== undefined });
-      }
-      return result;
+  private write<T>(plan: () => { lines: DagLine[]; result: T }): Promise<T> {
+    return this.exclusive(async () => {
+      await this.catchUp();
+      plan();
+      return withLog(this.file, async (writer) => {
+        await this.catchUp();
+        const { lines, result } = plan();
+        await writer.append(lines, this.versions());
+        for (const line of lines) this.state.apply(line);
+        this.signature = await signatureOf(this.file);
+        for (const line of lines) {
+          if (isNode(line)) this.options.onEvent?.({ event: 'node_append', level: 'info', id: line.id, project: line.project, role: line.role, update: line.updatedAt !== undefined });
+        }
+        return result;
+      });
     });
   }
 
@@ -253,7 +277,7 @@ export class Dag {
       return { lines: p.lines, result: p };
     });
     if (plan.warnings.length > 0) this.options.onEvent?.({ event: 'project_collision', level: 'warn', project: name, contexts: distinctLocations(this.state.project(name).contexts()) });
-    return { node: plan.node, ...(plan.target === undefined ? {} : { target: plan.target }), artifacts: plan.node.artifacts, warnings: plan.warnings };
+    return { node: plan.node, ...(plan.target === undefined ? {} : { target: plan.target }), artifacts: plan.artifacts, warnings: plan.warnings };
   }
 
   /** Appends a summary of the unsummarised nodes of a branch (BRANCH_NOT_FOUND, INSUFFICIENT_NODES, ALREADY_SUMMARIZED). */

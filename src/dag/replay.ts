@@ -4,27 +4,10 @@
 import type { Problem } from '../errors.js';
 import { replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
-import type { ArtifactRef, DagNode, DagTombstone } from '../types.js';
-import { ROLES, VERDICTS } from './append.js';
-import { ProjectState, timeOf } from './state.js';
+import { isNode, isTombstone, lineTime, ROLES, VERDICTS, type DagLine } from './line.js';
+import { ProjectState } from './state.js';
 
-/** One line of log/knowledge_graph.ndjson: a node (it has a role), an artifact, or a tombstone. */
-export type DagLine = DagNode | (ArtifactRef & { createdAt: string }) | DagTombstone;
-
-/** Whether a line is a tombstone. */
-export function isTombstone(line: DagLine): line is DagTombstone {
-  return (line as DagTombstone).deleted === true;
-}
-
-/** Whether a line is a node (nodes have a role; artifacts do not). */
-export function isNode(line: DagLine): line is DagNode {
-  return typeof (line as DagNode).role === 'string';
-}
-
-/** The time that orders the versions of one node or artifact. */
-export function lineTime(line: DagLine): number {
-  return timeOf((line as DagNode).updatedAt ?? line.createdAt);
-}
+export { isNode, isTombstone, lineTime, type DagLine };
 
 /** Every project's state. */
 export class DagState {

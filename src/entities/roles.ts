@@ -50,6 +50,13 @@ function withAdditions(base: RoleItem[], additions: ReadonlyArray<string | PathC
   return items;
 }
 
+/** Throws a usage error naming the roles unless `role` is one of them. */
+export function checkRole(role: string): asserts role is Role {
+  if ((ROLES as readonly string[]).includes(role)) return;
+  const hint = suggest(role, ROLES);
+  throw new UsageError(`unknown role "${role}": the roles are ${ROLES.join(', ')}`, hint === undefined ? undefined : `did you mean ${hint}?`);
+}
+
 /**
  * Resolves a role's constraints for a project: store record or fallback, plus the override file's
  * additions. Throws for a role that does not exist, and NOT_FOUND when neither the store nor the
@@ -61,11 +68,8 @@ function withAdditions(base: RoleItem[], additions: ReadonlyArray<string | PathC
  */
 export async function resolveRoleConstraints(options: RuntimeOptions & { role: string }): Promise<ResolvedRole> {
   const { store } = options;
-  if (!(ROLES as readonly string[]).includes(options.role)) {
-    const hint = suggest(options.role, ROLES);
-    throw new UsageError(`unknown role "${options.role}": the roles are ${ROLES.join(', ')}`, hint === undefined ? undefined : `did you mean ${hint}?`);
-  }
-  const role = options.role as Role;
+  checkRole(options.role);
+  const role = options.role;
   const project = projectOf(store, options.project);
   const stored = await readValidRecord<RoleConstraints>(store, 'role', `ROLE-${role}`);
   const fallback = (options.fallbacks ?? BUILT_IN_FALLBACKS).roles.find((r) => r.role === role);

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors.js';
 import type { GraphUpdate, RelationshipKey } from '../types.js';
 import { checkUpdate, UPDATE_SOURCE } from './check-update.js';
 import { describeRelationship, relationshipKey } from './merge.js';
-import type { ContextGraph } from './model.js';
+import type { GraphEditor } from './_view.js';
 
 export interface ApplyOptions {
   /** Where the payload came from, for problems (a file path, `<stdin>`); default `<update>`. */
@@ -35,7 +35,7 @@ export interface ApplyResult {
 const key = (rel: RelationshipKey): RelationshipKey => ({ from: rel.from, to: rel.to, type: rel.type });
 const emptyList = (): ChangeList => ({ entities: [], relationships: [] });
 
-function applyEntities(graph: ContextGraph, update: GraphUpdate, result: ApplyResult): void {
+function applyEntities(graph: GraphEditor, update: GraphUpdate, result: ApplyResult): void {
   const added = new Set<string>();
   const updated = new Set<string>();
   for (const entity of update.entities ?? []) {
@@ -46,7 +46,7 @@ function applyEntities(graph: ContextGraph, update: GraphUpdate, result: ApplyRe
   result.updated.entities.push(...updated);
 }
 
-function applyRelationships(graph: ContextGraph, update: GraphUpdate, result: ApplyResult): void {
+function applyRelationships(graph: GraphEditor, update: GraphUpdate, result: ApplyResult): void {
   // A triplet named twice is listed once, as what its first entry did.
   const seen = new Set<string>();
   update.relationships?.forEach((rel, index) => {
@@ -63,7 +63,7 @@ function applyRelationships(graph: ContextGraph, update: GraphUpdate, result: Ap
   });
 }
 
-function applyRemovals(graph: ContextGraph, update: GraphUpdate, result: ApplyResult): void {
+function applyRemovals(graph: GraphEditor, update: GraphUpdate, result: ApplyResult): void {
   update.remove?.relationships?.forEach((rel, index) => {
     if (graph.removeRelationship(rel.from, rel.to, rel.type)) result.removed.relationships.push(key(rel));
     else result.ignored.push({ entry: `remove.relationships[${index}]`, reason: `there is no relationship ${describeRelationship(rel)}` });
@@ -91,7 +91,7 @@ function applyRemovals(graph: ContextGraph, update: GraphUpdate, result: ApplyRe
  * });
  * // result.added.entities → ['billing']; result.ignored → [] when 'db' exists
  */
-export function applyGraphUpdate(graph: ContextGraph, payload: unknown, options: ApplyOptions = {}): ApplyResult {
+export function applyGraphUpdate(graph: GraphEditor, payload: unknown, options: ApplyOptions = {}): ApplyResult {
   const source = options.source ?? UPDATE_SOURCE;
   const problems = checkUpdate(payload, (name) => graph.findEntityByName(name) !== undefined, source);
   if (problems.length > 0) {

@@ -4,7 +4,7 @@
 import { relative, resolve } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { withLock } from '../log/lock.js';
-import { openStore } from '../store/open.js';
+import { openStore, type Store } from '../store/open.js';
 import { writeStore } from '../store/transaction.js';
 import { loadMemoryFile, saveMemoryFile, type LoadedGraph } from './memory-file.js';
 import type { ContextGraph } from './model.js';
@@ -40,7 +40,8 @@ async function loadChangeSave<T>(backend: GraphBackend, change: (loaded: LoadedG
   return { result, saved: await backend.save(loaded.graph), loaded };
 }
 
-function memoryFileBackend(cwd: string, given: string): GraphBackend {
+/** The back-end of a memory file: `given` resolved against `cwd`, named as given when it is inside `cwd`. */
+export function memoryFileBackend(cwd: string, given: string): GraphBackend {
   const path = resolve(cwd, given);
   const location = relative(cwd, path).startsWith('..') ? path : given;
   const backend: GraphBackend = {
@@ -62,8 +63,8 @@ function memoryFileBackend(cwd: string, given: string): GraphBackend {
   return backend;
 }
 
-async function storeBackend(options: BackendOptions): Promise<GraphBackend> {
-  const store = await openStore({ cwd: options.cwd, store: options.store });
+/** The back-end of an opened store: one file per entity under `.knowledge/graph/entities/`. */
+export function storeBackend(store: Pick<Store, 'root' | 'config'>): GraphBackend {
   const backend: GraphBackend = {
     kind: 'store',
     location: '.knowledge/graph/entities/',
@@ -87,7 +88,7 @@ async function storeBackend(options: BackendOptions): Promise<GraphBackend> {
 export async function resolveGraphBackend(options: BackendOptions): Promise<GraphBackend> {
   if (options.memoryFile !== undefined) return memoryFileBackend(options.cwd, options.memoryFile);
   try {
-    return await storeBackend(options);
+    return storeBackend(await openStore({ cwd: options.cwd, store: options.store }));
   } catch (error) {
     if (error instanceof LoreError && error.code === 'STORE_NOT_FOUND' && options.store === undefined) return memoryFileBackend(options.cwd, DEFAULT_MEMORY_FILE);
     throw error;

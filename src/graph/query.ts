@@ -2,7 +2,7 @@
 // of entities to a depth in either direction, and shortest paths. Breadth-first walks touch only
 // the entities they reach, never the whole graph.
 import type { Entity, GraphMemory, Relationship } from '../types.js';
-import type { ContextGraph } from './model.js';
+import type { GraphView } from './_view.js';
 
 export interface RelationFilter {
   from?: string;
@@ -39,7 +39,7 @@ export interface GraphPath {
 }
 
 /** Relationships matching every given field. */
-export function findRelations(graph: ContextGraph, filter: RelationFilter): Relationship[] {
+export function findRelations(graph: GraphView, filter: RelationFilter): Relationship[] {
   const { from, to, type } = filter;
   let candidates: Iterable<Readonly<Relationship>>;
   if (from !== undefined) candidates = graph.outgoing(from);
@@ -54,7 +54,7 @@ export function findRelations(graph: ContextGraph, filter: RelationFilter): Rela
 }
 
 /** The relationships to follow from an entity, with the entity each one leads to. */
-function steps(graph: ContextGraph, name: string, direction: Direction): Array<[Relationship, string]> {
+function steps(graph: GraphView, name: string, direction: Direction): Array<[Relationship, string]> {
   const out: Array<[Relationship, string]> = [];
   if (direction !== 'in') for (const rel of graph.outgoing(name)) out.push([rel, rel.to]);
   if (direction !== 'out') for (const rel of graph.incoming(name)) out.push([rel, rel.from]);
@@ -62,7 +62,7 @@ function steps(graph: ContextGraph, name: string, direction: Direction): Array<[
 }
 
 /** Entities within `depth` steps of `names`, nearest first, with the relationships among them. */
-export function neighbourhood(graph: ContextGraph, names: readonly string[], options: NeighbourhoodOptions = {}): Neighbourhood {
+export function neighbourhood(graph: GraphView, names: readonly string[], options: NeighbourhoodOptions = {}): Neighbourhood {
   const depth = options.depth ?? 1;
   const direction = options.direction ?? 'both';
   const distances = new Map<string, number>();
@@ -95,7 +95,7 @@ export function neighbourhood(graph: ContextGraph, names: readonly string[], opt
 }
 
 /** A shortest path from one entity to another; undefined when either is missing or nothing connects them. */
-export function shortestPath(graph: ContextGraph, from: string, to: string, options: PathOptions = {}): GraphPath | undefined {
+export function shortestPath(graph: GraphView, from: string, to: string, options: PathOptions = {}): GraphPath | undefined {
   if (graph.findEntityByName(from) === undefined || graph.findEntityByName(to) === undefined) return undefined;
   const via = new Map<string, { previous: string; rel: Relationship } | null>([[from, null]]);
   let frontier = [from];

@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import type { Entity, GraphMemory, Relationship } from '../types.js';
 import type { ContextGraph } from './model.js';
+import { fitNearestFirst } from './fit.js';
 import { neighbourhood, type Direction } from './query.js';
 import { estimateTokens } from '../tokens.js';
 
@@ -66,31 +67,6 @@ export interface ContextText {
 
 const lineCost = (line: string): number => estimateTokens(`${line}\n`);
 
-/**
- * Which entities fit, nearest first: each brings its line and its relationships to the entities
- * taken before it; `fits(e, r, cost)` says whether e entities and r relationships of that cost fit.
- */
-function fit(view: GraphMemory, fits: (entities: number, relationships: number, cost: number) => boolean): { entities: Entity[]; relationships: Relationship[] } {
-  const order = new Map(view.entities.map((e, i) => [e.name, i]));
-  const owned = new Map<string, Relationship[]>();
-  for (const rel of view.relationships) {
-    const owner = order.get(rel.from)! >= order.get(rel.to)! ? rel.from : rel.to;
-    owned.set(owner, [...(owned.get(owner) ?? []), rel]);
-  }
-  const entities: Entity[] = [];
-  const relationships: Relationship[] = [];
-  let used = 0;
-  for (const entity of view.entities) {
-    const rels = owned.get(entity.name) ?? [];
-    const cost = lineCost(entityLine(entity)) + rels.reduce((sum, rel) => sum + lineCost(relationshipLine(rel)), 0);
-    if (!fits(entities.length + 1, relationships.length + rels.length, used + cost)) break;
-    used += cost;
-    entities.push(entity);
-    relationships.push(...rels);
-  }
-  return { entities, relationships };
-}
-
 /** The text cut to the budget, with the cut said in its first and last lines. */
 function cutToBudget(view: GraphMemory, where: string, budget: number): { text: string; entities: number; relationships: number } {
   const total = { entities: view.entities.length, relationships: view.relationships.length };
@@ -103,7 +79,7 @@ function cutToBudget(view: GraphMemory, where: string, budget: number): { text: 
   const none = lineCost('- (none)');
   const frame = (e: number, r: number): number => lineCost(header(e, r)) + lineCost('Entities:') + lineCost('Relationships:') + lineCost(footer(e, r)) + (e === 0 ? none : 0) + (r === 0 ? none : 0);
   if (frame(0, 0) > budget) throw new UsageError(`a budget of ${budget} tokens cannot hold even the frame of the context (about ${frame(0, 0)} tokens)`, 'give a larger --budget');
-  const kept = fit(view, (e, r, cost) => cost + frame(e, r) <= budget);
+  const kept = fitNearestFirst(view, { entity: (e) => lineCost(entityLine(e)), relationship: (r) => lineCost(relationshipLine(r)) }, (e, r, cost) => cost + frame(e, r) <= budget);
   const text = [
     header(kept.entities.length, kept.relationships.length),
     ...sections(kept.entities.map(entityLine), kept.relationships.map(relationshipLine)),

@@ -6,7 +6,8 @@ import { git } from '../git/exec.js';
 import { GitRecordCache, readGitRecordsAt } from '../indexer/git-records.js';
 import { KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
-import type { LoreConfig } from '../types.js';
+import { priorityRank } from '../priority.js';
+import type { LoreConfig, Priority } from '../types.js';
 import { repoRoot } from './_evaluate.js';
 import { resolveRange } from './range.js';
 
@@ -42,7 +43,6 @@ export interface KnowledgeDiff {
   newProblems: Problem[];
 }
 
-const PRIORITY = ['low', 'medium', 'high', 'critical'];
 const show = (v: unknown): string => (v === undefined ? '(none)' : typeof v === 'string' ? v : JSON.stringify(v));
 
 function titleOf(record: StoreRecord): string {
@@ -60,7 +60,7 @@ function judge(kind: RecordKindName, field: string, before: unknown, after: unkn
   const changed = `${field} changed from ${show(before)} to ${show(after)}`;
   if (kind === 'prohibition') {
     if (field === 'priority') {
-      const up = PRIORITY.indexOf(String(after)) > PRIORITY.indexOf(String(before));
+      const up = priorityRank(after as Priority) > priorityRank(before as Priority);
       return { risk: up ? 'strengthens' : 'weakens', summary: `priority ${up ? 'raised' : 'lowered'} from ${show(before)} to ${show(after)}` };
     }
     if (field === 'enabled') return { risk: after === false ? 'weakens' : 'strengthens', summary: after === false ? 'disabled' : 'enabled' };

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { normalisePath } from '../match/glob.js';
 import type { ChangedFile } from './added-lines.js';
+import { priorityRank } from '../priority.js';
 import type { Priority } from '../types.js';
 import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
 
@@ -63,15 +64,13 @@ function finding(matcher: Matcher, path: string, raw: string, at: { line?: numbe
   };
 }
 
-const RANK: Record<Priority, number> = { critical: 3, high: 2, medium: 1, low: 0 };
-
 /** Keeps one finding per (entry, path, line, commit): the one of the highest priority. */
 export function dedupe(findings: readonly Finding[]): Finding[] {
   const kept = new Map<string, Finding>();
   for (const f of findings) {
     const key = `${f.entryId}\0${f.path}\0${f.line ?? ''}\0${f.commit ?? ''}\0${f.kind}`;
     const existing = kept.get(key);
-    if (existing === undefined || RANK[f.priority] > RANK[existing.priority]) kept.set(key, f);
+    if (existing === undefined || priorityRank(f.priority) > priorityRank(existing.priority)) kept.set(key, f);
   }
   return [...kept.values()];
 }

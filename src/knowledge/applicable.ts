@@ -1,19 +1,12 @@
 // When an entry applies (DESIGN.md §2): enabled, valid at the given time, and in scope — global
 // always, project only for its projectId, agent_type only for the listed agent types.
-import type { KnowledgeEntry, Priority } from '../types.js';
+import type { KnowledgeEntry } from '../types.js';
 
 /** Where knowledge is being applied. */
 export interface ApplyContext {
   projectId?: string | undefined;
   agentType?: string | undefined;
   now: Date;
-}
-
-export const PRIORITIES: readonly Priority[] = ['low', 'medium', 'high', 'critical'];
-
-/** low 0, medium 1, high 2, critical 3. */
-export function priorityRank(priority: Priority): number {
-  return PRIORITIES.indexOf(priority);
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

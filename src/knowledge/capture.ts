@@ -14,7 +14,7 @@ import type { KnowledgeEntry, LearningCapture, RejectionEvent } from '../types.j
 import { DEFAULT_SIMILARITY, mostSimilar } from './duplicates.js';
 import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
 import type { EntryWriteOptions } from './manage.js';
-import { applyAssignments, type Assignment } from './set-fields.js';
+import { applyEdits, type Assignment, type FieldValues } from './set-fields.js';
 
 /** Absolute path of the rejection log. */
 export function rejectionsLog(root: string): string {
@@ -123,13 +123,13 @@ export async function listPending(store: Store): Promise<{ records: EntryRecord[
 }
 
 /**
- * Approves a pending learning: optional `--set` edits, approvedBy/approvedAt and updatedAt set,
+ * Approves a pending learning: optional edits (as editEntry takes them), approvedBy/approvedAt and updatedAt set,
  * moved to knowledge/learnings/ under the same id.
  *
  * @example
  * await approveLearning({ store, id: 'learn-retry-with-backoff', set: [{ field: 'priority', value: 'high' }] });
  */
-export async function approveLearning(options: EntryWriteOptions & { id: string; set?: readonly Assignment[] }): Promise<{ entry: KnowledgeEntry; file: string; removed: string }> {
+export async function approveLearning(options: EntryWriteOptions & { id: string; set?: readonly Assignment[] | FieldValues }): Promise<{ entry: KnowledgeEntry; file: string; removed: string }> {
   const { store } = options;
   // One transaction: the learning appears and the pending file goes together, even across a crash.
   return writeStore(store.root, 'lore approve', async (tx) => {
@@ -139,7 +139,7 @@ export async function approveLearning(options: EntryWriteOptions & { id: string;
     }
     const actor = await resolveActor(store.root, options);
     const at = timestamp(options.now);
-    const entry = { ...applyAssignments(record.value, options.set ?? []), updatedAt: at, approvedBy: actor.name, approvedAt: at };
+    const entry = { ...applyEdits(record.value, options.set ?? []), updatedAt: at, approvedBy: actor.name, approvedAt: at };
     const written = await putRecord(tx, 'learning', entry);
     await removeRecord(tx, 'pending', record.id);
     return { entry, file: written.file, removed: record.file };

@@ -1,9 +1,11 @@
 // The knowledge index: entries with their statistics, a fixed-shape record per entry and BM25
-// postings. Built once per set of entries; the CLI builds one per call, the daemon keeps one.
+// postings. Built once per set of entries; the CLI builds one per run, a long-lived process keeps
+// one in its workspace (src/ops/knowledge/_knowledge.ts).
 import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
-import { applicabilityOf, priorityRank, type Applicability } from './applicable.js';
+import { priorityRank } from '../priority.js';
+import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
@@ -55,8 +57,14 @@ export function helpfulness(entry: EntryWithStats): number {
   return 0.75 + (0.5 * (entry.timesHelpful + 1)) / (entry.timesApplied + 2);
 }
 
+/** An index and the problems met loading it (invalid files and log lines are left out). */
+export interface LoadedIndex {
+  index: KnowledgeIndex;
+  problems: Problem[];
+}
+
 /** Loads the store's applied entries with their statistics and indexes them. */
-export async function loadKnowledgeIndex(store: Store): Promise<{ index: KnowledgeIndex; problems: Problem[] }> {
+export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
   const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
   const entries = loaded.records.map((record) => withStats(record.value, usage.stats));
   return { index: buildKnowledgeIndex(entries, store.config.matching), problems: [...loaded.problems, ...usage.problems] };

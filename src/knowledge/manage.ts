@@ -7,7 +7,7 @@ import { withWriteLock } from '../store/transaction.js';
 import { checkValue, deleteRecord, writeRecord, type WriteResult } from '../store/write.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 import { findEntry, kindsHolding, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
-import { applyAssignments, type Assignment } from './set-fields.js';
+import { applyEdits, type Assignment, type FieldValues } from './set-fields.js';
 
 export interface EntryWriteOptions {
   store: Store;
@@ -88,15 +88,17 @@ export async function addEntry(options: EntryWriteOptions & { type: KnowledgeTyp
 }
 
 /**
- * Edits an entry with `field=value` assignments; sets updatedAt. Works on pending entries too.
+ * Edits an entry with `field=value` assignments or field values (null removes a field); sets
+ * updatedAt. Works on pending entries too.
  *
  * @example
  * await editEntry({ store, id: 'rec-use-typescript-strict-mode', set: [{ field: 'priority', value: 'critical' }] });
+ * await editEntry({ store, id: 'rec-use-typescript-strict-mode', set: { keywords: ['typescript'], details: null } });
  */
-export async function editEntry(options: EntryWriteOptions & { id: string; set: readonly Assignment[] }): Promise<EntryWriteResult> {
+export async function editEntry(options: EntryWriteOptions & { id: string; set: readonly Assignment[] | FieldValues }): Promise<EntryWriteResult> {
   return withWriteLock(options.store.root, async () => {
     const record = await findEntry(options.store, options.id);
-    const edited = applyAssignments(record.value, options.set);
+    const edited = applyEdits(record.value, options.set);
     return saveEdited(options, record, edited);
   });
 }

@@ -6,9 +6,10 @@ import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
 import { normalisePath } from '../match/glob.js';
-import { applies, priorityRank } from './applicable.js';
+import { priorityRank } from '../priority.js';
+import { applies } from './applicable.js';
 import { keywordsIn, planMatches, type MatchReason } from './plan-match.js';
-import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
+import { loadKnowledgeIndex, type KnowledgeIndex, type LoadedIndex } from './knowledge-index.js';
 import { queryKnowledge, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
@@ -115,6 +116,23 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
 }
 
 /**
+ * The check with the index from `load`, called only when the check is enabled (a long-lived
+ * process passes the index it keeps). Fails closed when a prohibition could not be read.
+ */
+export async function checkPlanLoaded(store: Store, load: () => Promise<LoadedIndex>, options: CheckOptions): Promise<KnowledgeCheckResult & { problems: Problem[] }> {
+  if (!store.config.pre_task_check.enabled) return { ...disabledResult(), problems: [] };
+  const { index, problems } = await load();
+  // A prohibition that cannot be read could be the one the plan breaks: fail closed, as the commit guard does.
+  const prohibitions = `${KNOWLEDGE_DIR}/${KINDS.prohibition.dir}/`;
+  const unreadable = problems.filter((p) => p.severity === 'error' && p.file.replace(/\\/g, '/').startsWith(prohibitions));
+  if (unreadable.length > 0) {
+    throw new LoreError('INVALID_STORE', 'the plan check cannot run: a prohibition it checks against is invalid', { problems: unreadable, hint: 'fix the files (lore validate)' });
+  }
+  const result = await checkPlanWithIndex(index, store.config.pre_task_check, { ...options, root: store.root, projectId: options.projectId ?? store.config.project });
+  return { ...result, problems };
+}
+
+/**
  * Checks a plan before a task starts: blockers (critical prohibitions matched by path or keyword,
  * when block_on_critical), warnings (other matches), capped recommendations and learnings, a
  * summary, and canProceed.
@@ -124,15 +142,5 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
  * result.canProceed; // false when a critical prohibition such as pro-never-commit-env-files matched
  */
 export async function checkBeforeTask(options: CheckOptions & { store: Store }): Promise<KnowledgeCheckResult & { problems: Problem[] }> {
-  const { store } = options;
-  if (!store.config.pre_task_check.enabled) return { ...disabledResult(), problems: [] };
-  const { index, problems } = await loadKnowledgeIndex(store);
-  // A prohibition that cannot be read could be the one the plan breaks: fail closed, as the commit guard does.
-  const prohibitions = `${KNOWLEDGE_DIR}/${KINDS.prohibition.dir}/`;
-  const unreadable = problems.filter((p) => p.severity === 'error' && p.file.replace(/\\/g, '/').startsWith(prohibitions));
-  if (unreadable.length > 0) {
-    throw new LoreError('INVALID_STORE', 'the plan check cannot run: a prohibition it checks against is invalid', { problems: unreadable, hint: 'fix the files (lore validate)' });
-  }
-  const result = await checkPlanWithIndex(index, store.config.pre_task_check, { ...options, root: store.root, projectId: options.projectId ?? store.config.project });
-  return { ...result, problems };
+  return checkPlanLoaded(options.store, () => loadKnowledgeIndex(options.store), options);
 }

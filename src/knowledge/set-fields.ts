@@ -51,6 +51,33 @@ export function convertValue(assignment: Assignment): unknown {
   return parsed;
 }
 
+/** Edits as an operation takes them: field → JSON value, null removing the field. */
+export type FieldValues = Readonly<Record<string, unknown>>;
+
+/** The JSON value of a `--set` assignment: null (remove the field) for an empty value. */
+export function assignmentValue(assignment: Assignment): unknown {
+  if (assignment.value !== '') return convertValue(assignment);
+  fieldSchema(assignment.field);
+  return null;
+}
+
+/**
+ * Sets fields of an entry to JSON values; null removes the field. Throws a UsageError for a field
+ * that is unknown or maintained by lore; the values are validated when the entry is written.
+ *
+ * @example
+ * applyFieldValues(entry, { priority: 'high', keywords: ['env', 'secrets'], details: null });
+ */
+export function applyFieldValues(entry: KnowledgeEntry, fields: FieldValues): KnowledgeEntry {
+  const out: Record<string, unknown> = { ...entry };
+  for (const [field, value] of Object.entries(fields)) {
+    fieldSchema(field);
+    if (value === null) delete out[field];
+    else out[field] = value;
+  }
+  return out as unknown as KnowledgeEntry;
+}
+
 /**
  * Applies `--set` edits to an entry; an empty value removes the field. Validation happens when
  * the entry is written, so an invalid value is reported with the field's name then.
@@ -69,4 +96,9 @@ export function applyAssignments(entry: KnowledgeEntry, assignments: readonly As
     }
   }
   return out as unknown as KnowledgeEntry;
+}
+
+/** Applies edits given either way: `--set` assignments, or field values. */
+export function applyEdits(entry: KnowledgeEntry, edits: readonly Assignment[] | FieldValues): KnowledgeEntry {
+  return Array.isArray(edits) ? applyAssignments(entry, edits as readonly Assignment[]) : applyFieldValues(entry, edits as FieldValues);
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
 import { isRunning, thisProcess } from './process.js';
@@ -71,9 +71,34 @@ async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Prom
   await unlink(aside).catch(() => undefined);
 }
 
-/** Runs `fn` while holding the lock `<target>.lock`. */
+/**
+ * The callers of this process that want each lock, in order: only the first of them tries the
+ * lock file; the others wait for it in memory. A hundred calls at once in one server would
+ * otherwise poll the file together, and the polling would starve the holder.
+ */
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Runs `fn` while holding the lock `<target>.lock`: first in this process (callers take turns,
+ * in order), then across processes (the lock file). The timeout counts from this caller's turn.
+ */
 export async function withLock<T>(target: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const path = `${target}.lock`;
+  const path = resolve(`${target}.lock`);
+  const before = queues.get(path) ?? Promise.resolve();
+  let done!: () => void;
+  const finished = new Promise<void>((resolveDone) => (done = resolveDone));
+  const turn = before.then(() => finished);
+  queues.set(path, turn);
+  try {
+    await before;
+    return await withLockFile(path, fn, options);
+  } finally {
+    done();
+    if (queues.get(path) === turn) queues.delete(path);
+  }
+}
+
+async function withLockFile<T>(path: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const holder: Holder = { ...thisProcess(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
@@ -103,7 +128,7 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
     if (Date.now() - started > timeoutMs) {
       const current = await readHolder(path);
       const who = current === undefined ? 'another process' : `process ${current.pid} on ${current.host} since ${current.time}`;
-      throw new LoreError('LOCK_TIMEOUT', `could not lock ${options.label ?? target} within ${timeoutMs} ms: it is held by ${who}`, {
+      throw new LoreError('LOCK_TIMEOUT', `could not lock ${options.label ?? path.slice(0, -".lock".length)} within ${timeoutMs} ms: it is held by ${who}`, {
         hint: `if no lore process is running, delete ${path}`,
       });
     }

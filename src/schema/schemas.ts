@@ -1,5 +1,5 @@
 // The JSON Schemas in `schemas/` are the public format; this module finds and loads them.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The file kinds that have a schema. */
@@ -59,6 +59,34 @@ export function loadSchema(name: SchemaName): JsonSchema {
     cache.set(name, schema);
   }
   return schema;
+}
+
+/** Where the schemas of the operations are: `ops/<op>.input.schema.json`, `ops/<op>.output.schema.json`. */
+export const OPS_DIR = 'ops/';
+
+/** The base of every schema's `$id`; a schema's id is this plus its path under `schemas/`. */
+export const SCHEMA_ID_BASE = 'https://lore-knowledge.dev/schemas/v1/';
+
+const fileCache = new Map<string, JsonSchema>();
+
+/** Loads (once) a schema by its path under `schemas/` (`ops/knowledge.query.input.schema.json`). */
+export function loadSchemaFile(path: string): JsonSchema {
+  let schema = fileCache.get(path);
+  if (schema === undefined) {
+    schema = JSON.parse(readFileSync(SCHEMAS_DIR + path, 'utf8')) as JsonSchema;
+    fileCache.set(path, schema);
+  }
+  return schema;
+}
+
+/** The shared definitions of the operations' schemas: `ops/_*.schema.json`, by path under `schemas/`. */
+export function opDefinitionFiles(): string[] {
+  return readdirSync(SCHEMAS_DIR + OPS_DIR).filter((name) => name.startsWith('_') && name.endsWith('.schema.json')).sort().map((name) => OPS_DIR + name);
+}
+
+/** The path under `schemas/` of an operation's input or output schema. */
+export function opSchemaPath(op: string, side: 'input' | 'output'): string {
+  return `${OPS_DIR}${op}.${side}.schema.json`;
 }
 
 /** Follows a local `$ref` (`#/$defs/...`) within `root`; other schemas are returned as they are. */

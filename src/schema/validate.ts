@@ -1,7 +1,7 @@
 // Validation against the JSON Schemas: ajv compiles each schema once, on first use, and its
 // errors are turned into plain sentences that name the field, the rule and the value found.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { loadSchema, type JsonSchema, type SchemaName } from './schemas.js';
+import { loadSchema, loadSchemaFile, opDefinitionFiles, SCHEMA_NAMES, type JsonSchema, type SchemaName } from './schemas.js';
 import { suggest } from './suggest.js';
 
 /** One schema violation, located by JSON pointer. */
@@ -202,4 +202,38 @@ export function describeErrors(errors: readonly ErrorObject[]): SchemaIssue[] {
     issues.push(issue);
   }
   return issues;
+}
+
+const fileValidators = new Map<string, ValidateFunction>();
+let everySchemaAdded = false;
+
+/** Makes every schema of `schemas/` known to ajv by its `$id`, so cross-file `$ref`s resolve. */
+function addEverySchema(): void {
+  if (everySchemaAdded) return;
+  everySchemaAdded = true;
+  const ajv = getAjv();
+  for (const name of SCHEMA_NAMES) {
+    const schema = loadSchema(name);
+    if (ajv.getSchema(schema.$id!) === undefined) ajv.addSchema(schema);
+  }
+  for (const path of opDefinitionFiles()) {
+    const defs = loadSchemaFile(path);
+    if (ajv.getSchema(defs.$id!) === undefined) ajv.addSchema(defs);
+  }
+}
+
+/**
+ * Validates a value against a schema file under `schemas/` (an operation's input or output),
+ * which may refer to the record schemas and `ops/_defs.schema.json`.
+ */
+export function validateAgainstFile(path: string, value: unknown): SchemaIssue[] {
+  let fn = fileValidators.get(path);
+  if (fn === undefined) {
+    addEverySchema();
+    const schema = loadSchemaFile(path);
+    fn = getAjv().getSchema(schema.$id!) ?? getAjv().compile(schema);
+    fileValidators.set(path, fn);
+  }
+  if (fn(value)) return [];
+  return describeErrors(fn.errors ?? []);
 }

@@ -5,7 +5,7 @@
 import { ValidationError, type Problem } from '../errors.js';
 import { addPointer, pointerTargets, scanJson, type PointerTarget, type ScanFault } from './json-scan.js';
 import { frameAt, lineColumns } from './text-position.js';
-import type { Located, LocateRequest, ParsedText, ParseLimits } from './parse.js';
+import type { Located, LocateRequest, ParsedText, ParseLimits } from './_parsed.js';
 
 /** The message of a nesting deeper than the limit, for JSON and YAML alike. */
 export function depthMessage(maxDepth: number): string {

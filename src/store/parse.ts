@@ -4,19 +4,13 @@ import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, YAMLPars
 import type { Problem } from '../errors.js';
 import type { SchemaIssue } from '../schema/validate.js';
 import { depthMessage, parseJsonText } from './json-text.js';
+import type { Located, LocateRequest, ParsedText, ParseLimits } from './_parsed.js';
+
+export type { Located, LocateRequest, ParsedText, ParseLimits };
 import { codeFrame } from './text-position.js';
 
 export { codeFrame };
 
-export interface ParseLimits {
-  maxAliases: number;
-  maxDepth: number;
-  /**
-   * The longest YAML text parsed (characters). YAML's syntax tree takes tens of times the text in
-   * memory, so a large input must be JSON, which is checked by a scan and parsed natively.
-   */
-  maxYamlChars?: number;
-}
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxAliases: 100, maxDepth: 32 };
 
@@ -33,26 +27,8 @@ export interface ParseOptions {
   firstLine?: number;
 }
 
-export interface Located {
-  line: number;
-  column: number;
-  frame: string;
-}
 
-export interface LocateRequest {
-  pointer: string;
-  atKey?: boolean;
-}
 
-export interface ParsedText {
-  /** The parsed value; undefined when the text could not be parsed. */
-  value: unknown;
-  problems: Problem[];
-  /** Finds the line and column of a JSON pointer in the text (the nearest existing node). */
-  locate(pointer: string, atKey?: boolean): Located | undefined;
-  /** Locates many pointers at once (one pass over a JSON text). */
-  locateAll(requests: readonly LocateRequest[]): Array<Located | undefined>;
-}
 
 /** The format a file name says: .json, .ndjson and .jsonl are JSON, .yaml and .yml YAML, anything else (stdin) either. */
 export function formatOf(file: string): TextFormat {

@@ -112,13 +112,23 @@ export async function recordTurn(options: RecordTurnOptions): Promise<RecordTurn
   return { turn, file, status, prune: await pruneTurns({ store, project, turns }) };
 }
 
+export interface CompleteFeatureResult {
+  /** The completion record, new or the one already in the log. */
+  completion: FeatureCompletion;
+  /** The log, relative to the store root. */
+  file: string;
+  status: 'completed' | 'already_completed';
+  /** What retention did after the completion. */
+  prune: PruneResult;
+}
+
 /**
  * Marks a feature completed, which makes its turns eligible for pruning; then applies retention.
  *
  * @example
  * (await completeFeature({ store, project: 'acme', feature: 'FEAT-001', now: new Date() })).status; // → 'completed'
  */
-export async function completeFeature(options: { store: Store; project: string; feature: string; now: Date }): Promise<{ completion: FeatureCompletion; file: string; status: 'completed' | 'already_completed'; prune: PruneResult }> {
+export async function completeFeature(options: { store: Store; project: string; feature: string; now: Date }): Promise<CompleteFeatureResult> {
   const { store, project, feature } = options;
   const path = turnLogPath(store.root, project, feature);
   const file = displayPath(store.root, path);

@@ -9,10 +9,11 @@ import { rewriteLog, rewriteRefusal } from '../log/ndjson.js';
 import type { Store } from '../store/open.js';
 import { turnLineProblem } from '../store/turn-line.js';
 import type { TurnState, TurnsConfig } from '../types.js';
-import { countTurns, ProjectTurns, turnsOf } from './turn-index.js';
+import { countTurns, ProjectTurns, turnsOf, type RetainedTurn } from './turn-index.js';
+
+export type { RetainedTurn };
 
 /** What retention needs of a turn. */
-export type RetainedTurn = Pick<TurnState, 'id' | 'turn_number' | 'timestamp'>;
 
 /** A feature's turns as retention sees them. */
 export interface FeatureTurns {

@@ -13,8 +13,10 @@ import { CACHE_DIR, displayPath, knowledgeDir } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import { turnLineProblem } from '../store/turn-line.js';
 import type { TurnState } from '../types.js';
-import type { RetainedTurn } from './retention.js';
 import { listTurnFeatures, projectTurnsDir, turnLogPath } from './turn-log.js';
+
+/** What retention reads of a turn. */
+export type RetainedTurn = Pick<TurnState, 'id' | 'turn_number' | 'timestamp'>;
 
 /** What the index keeps of a line: its turn number, or null for the completion record. */
 export type TurnSummary = number | null;

@@ -12,6 +12,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     HOME: tmpdir(),
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
+    // Every command over an operation checks its output against the operation's output schema.
+    LORE_CHECK_OUTPUT: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_AUTHOR_NAME: 'Test Author',

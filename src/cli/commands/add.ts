@@ -1,10 +1,11 @@
 import { UsageError, ValidationError } from '../../errors.js';
-import { addEntry } from '../../knowledge/manage.js';
+import type { AddInput, AddOutput } from '../../ops/knowledge/add.js';
 import { parseText } from '../../store/parse.js';
-import type { KnowledgeEntry, KnowledgeType } from '../../types.js';
-import { defineCommand, type CommandContext } from '../command.js';
-import { oneOf, TYPES } from '../_knowledge.js';
+import type { KnowledgeEntry } from '../../types.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
+import { TYPES } from '../_knowledge.js';
 import { readInputText } from '../_input.js';
+import { convertValue } from '../_options.js';
 
 /** Flag → entry field, for the text-valued fields. */
 const TEXT_FLAGS: Record<string, keyof KnowledgeEntry> = {
@@ -34,7 +35,7 @@ async function fromFile(ctx: CommandContext, path: string): Promise<{ value: Rec
   return { value: parsed.value as Record<string, unknown>, file: input.file };
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<AddOutput>({
   name: 'add',
   summary: 'add a recommendation, prohibition or learning',
   usage: '<recommendation|prohibition|learning> [options]',
@@ -72,16 +73,18 @@ export const command = defineCommand({
     'lore add recommendation --title "Use TypeScript strict mode" --description "Enable strict in tsconfig.json." --keyword typescript',
     'lore add learning --from-file learning.yaml',
   ],
-  async run(ctx) {
+  op: 'entry.add',
+  async input(ctx): Promise<AddInput> {
     const path = ctx.string('from-file');
     const file = path === undefined ? undefined : await fromFile(ctx, path);
     const typeWord = ctx.args[0] ?? (typeof file?.value.type === 'string' ? file.value.type : undefined);
     if (typeWord === undefined) throw new UsageError('lore add needs a type: recommendation, prohibition or learning', 'usage: lore add <recommendation|prohibition|learning> [options]');
-    const type: KnowledgeType = oneOf('type', typeWord, TYPES);
-    const input = fromFlags(ctx, file?.value ?? {}) as Partial<KnowledgeEntry>;
-    const result = await addEntry({ store: await ctx.openStore(), type, input, env: ctx.env, ...(file === undefined ? {} : { shownAs: file.file }) });
-    for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
-    if (ctx.json) return void ctx.printJson({ id: result.entry.id, type, file: result.file, status: result.status, entry: result.entry, warnings: result.warnings });
+    // The type word is read as --type would be: one checker for every enum (plurals accepted).
+    const type = convertValue('type', { type: 'enum', values: TYPES, description: '' }, typeWord) as AddInput['type'];
+    const entry = fromFlags(ctx, file?.value ?? {}) as Partial<KnowledgeEntry>;
+    return { type, entry, ...(file === undefined ? {} : { file: file.file }) };
+  },
+  print(result, ctx) {
     ctx.print(`${ctx.style.green('added')} ${result.entry.id} (${result.file})`);
   },
 });

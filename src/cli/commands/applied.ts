@@ -1,9 +1,10 @@
 import { UsageError } from '../../errors.js';
-import { loadUsageStats, NO_USAGE, recordApplication } from '../../knowledge/stats.js';
-import { defineCommand } from '../command.js';
+import type { UsageStats } from '../../knowledge/stats.js';
+import type { ApplicationEvent } from '../../types.js';
+import { defineOpCommand } from '../command.js';
 import { usageText } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ event: ApplicationEvent; stats: UsageStats }>({
   name: 'applied',
   summary: 'record that an entry was applied to a task (and whether it helped)',
   usage: '<id> --task T [--helpful|--not-helpful] [options]',
@@ -19,16 +20,16 @@ export const command = defineCommand({
   },
   positionals: [1, 1],
   examples: ['lore applied rec-use-typescript-strict-mode --task TASK-42 --helpful'],
-  async run(ctx) {
+  op: 'usage.record',
+  input(ctx) {
     const task = ctx.string('task');
     if (task === undefined || task === '') throw new UsageError('lore applied needs --task T', 'usage: lore applied <id> --task T [--helpful|--not-helpful]');
     if (ctx.flag('helpful') && ctx.flag('not-helpful')) throw new UsageError('--helpful and --not-helpful exclude each other');
     const helpful = ctx.flag('helpful') ? true : ctx.flag('not-helpful') ? false : undefined;
-    const store = await ctx.openStore();
-    const event = await recordApplication({ store, entryId: ctx.args[0]!, taskId: task, helpful, env: ctx.env });
-    const stats = (await loadUsageStats(store.root)).stats.get(event.entryId) ?? NO_USAGE;
-    if (ctx.json) return void ctx.printJson({ event, stats });
-    const judged = helpful === undefined ? '' : helpful ? ' (helpful)' : ' (not helpful)';
-    ctx.print(`recorded: ${event.entryId} applied to ${task}${judged}; ${usageText(stats)}`);
+    return { entryId: ctx.args[0]!, taskId: task, ...(helpful === undefined ? {} : { helpful }) };
+  },
+  print({ event, stats }, ctx) {
+    const judged = event.helpful === undefined ? '' : event.helpful ? ' (helpful)' : ' (not helpful)';
+    ctx.print(`recorded: ${event.entryId} applied to ${event.taskId}${judged}; ${usageText(stats)}`);
   },
 });

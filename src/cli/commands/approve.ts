@@ -1,8 +1,8 @@
-import { approveLearning } from '../../knowledge/capture.js';
-import { parseAssignment } from '../../knowledge/set-fields.js';
-import { defineCommand } from '../command.js';
+import type { KnowledgeEntry } from '../../types.js';
+import { defineOpCommand } from '../command.js';
+import { setInput } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ entry: KnowledgeEntry; file: string; removed: string }>({
   name: 'approve',
   summary: 'approve a pending learning into knowledge/learnings/',
   usage: '<id> [--set field=value ...] [options]',
@@ -12,10 +12,11 @@ export const command = defineCommand({
   },
   positionals: [1, 1],
   examples: ['lore approve learn-retry-with-exponential-backoff', 'lore approve learn-retry-with-exponential-backoff --set priority=high --set "keywords=[retry, backoff]"'],
-  async run(ctx) {
-    const set = ctx.strings('set').map(parseAssignment);
-    const result = await approveLearning({ store: await ctx.openStore(), id: ctx.args[0]!, set, env: ctx.env });
-    if (ctx.json) return void ctx.printJson(result);
+  op: 'learning.approve',
+  async input(ctx) {
+    return { id: ctx.args[0]!, ...(ctx.strings('set').length === 0 ? {} : { set: await setInput(ctx) }) };
+  },
+  print(result, ctx) {
     ctx.print(`${ctx.style.green('approved')} ${result.entry.id}: ${result.removed} → ${result.file}`);
   },
 });

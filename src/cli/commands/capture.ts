@@ -1,9 +1,9 @@
 import { UsageError, ValidationError } from '../../errors.js';
-import { assertValidCapture, captureLearning } from '../../knowledge/capture.js';
+import { assertValidCapture, type CaptureResult } from '../../knowledge/capture.js';
+import type { CaptureInput } from '../../ops/knowledge/capture.js';
 import { parseText } from '../../store/parse.js';
 import type { LearningCapture } from '../../types.js';
-import { defineCommand, type CommandContext } from '../command.js';
-import { fractionFlag } from '../_knowledge.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
 import { readInputText } from '../_input.js';
 
 /** Flag → capture field. */
@@ -35,7 +35,10 @@ async function captureInput(ctx: CommandContext, defaultProject: string | undefi
   return { capture: value, file };
 }
 
-export const command = defineCommand({
+/** A capture refused because it resembles an entry or an earlier rejection (exit 1). */
+const refused = (result: CaptureResult): boolean => result.status === 'duplicate' || result.status === 'rejected-before';
+
+export const command = defineOpCommand<CaptureResult>({
   name: 'capture',
   summary: 'capture a learning from a finished task (pending review by default)',
   usage: '--task-id T --outcome success|failure|partial --description ... --title ... --suggested-description ... [options]',
@@ -62,22 +65,22 @@ export const command = defineCommand({
     source: { type: 'string', value: 'S', description: 'code_review for review feedback (default: by outcome)' },
     'from-file': { type: 'string', value: 'FILE', description: 'read the capture from a file (schemas/learning-capture.schema.json; - for stdin)' },
     'allow-duplicate': { type: 'boolean', description: 'capture even when it resembles an existing entry or a rejection' },
-    threshold: { type: 'string', value: 'T', description: 'similarity from which a capture is a duplicate (default 0.8)' },
+    threshold: { type: 'number', min: 0, max: 1, value: 'T', description: 'similarity from which a capture is a duplicate (default 0.8)' },
   },
   positionals: [0, 0],
   examples: [
     'lore capture --task-id TASK-42 --outcome failure --description "retries hammered the API" --root-cause "fixed delay" --title "Retry with exponential backoff" --suggested-description "Use backoff with jitter for 429s." --keyword retry',
     'lore capture --from-file capture.json --json',
   ],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const { capture } = await captureInput(ctx, store.config.project);
-    const result = await captureLearning({ store, capture, env: ctx.env, allowDuplicate: ctx.flag('allow-duplicate'), threshold: fractionFlag(ctx, 'threshold') });
-    for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
-    const refused = result.status === 'duplicate' || result.status === 'rejected-before';
-    if (ctx.json) ctx.printJson(result);
-    else if (refused) ctx.print(`${ctx.style.yellow(result.status)}: ${result.message}\nhint: lore show ${result.similarTo!.id}; --allow-duplicate captures it anyway`);
+  op: 'learning.capture',
+  async input(ctx): Promise<CaptureInput> {
+    const { capture } = await captureInput(ctx, (await ctx.openStore()).config.project);
+    const threshold = ctx.number('threshold');
+    return { capture, ...(ctx.flag('allow-duplicate') ? { allowDuplicate: true } : {}), ...(threshold === undefined ? {} : { threshold }) };
+  },
+  exit: (result) => (refused(result) ? 1 : 0),
+  print(result, ctx) {
+    if (refused(result)) ctx.print(`${ctx.style.yellow(result.status)}: ${result.message}\nhint: lore show ${result.similarTo!.id}; --allow-duplicate captures it anyway`);
     else ctx.print(result.status === 'not-captured' ? `not captured: ${result.message}` : result.message);
-    return refused ? 1 : 0;
   },
 });

@@ -1,7 +1,7 @@
-import { checkBeforeTask, type ProhibitionMatch } from '../../knowledge/pre-task-check.js';
-import { defineCommand, type CommandContext } from '../command.js';
+import type { KnowledgeCheckResult, ProhibitionMatch } from '../../knowledge/pre-task-check.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
 import { plural } from '../format.js';
-import { integerFlag, readTaskPlan, TASK_PLAN_OPTIONS, warnSkipped } from '../_knowledge.js';
+import { readTaskPlan, TASK_PLAN_OPTIONS } from '../_knowledge.js';
 
 function printMatches(ctx: CommandContext, label: string, matches: readonly ProhibitionMatch[]): void {
   for (const match of matches) {
@@ -18,7 +18,7 @@ function printMatches(ctx: CommandContext, label: string, matches: readonly Proh
   }
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?: number }>({
   name: 'check-plan',
   summary: 'check a task plan against the knowledge base before the task starts',
   usage: '[--task FILE --plan FILE] [options]',
@@ -33,35 +33,32 @@ export const command = defineCommand({
   ].join('\n'),
   options: {
     ...TASK_PLAN_OPTIONS,
-    budget: { type: 'string', value: 'TOKENS', description: 'token budget of the summary (default 800)' },
+    budget: { type: 'integer', min: 1, value: 'TOKENS', description: 'token budget of the summary (default 800)' },
+    'max-warnings': { type: 'integer', min: 1, value: 'N', description: 'list at most N warnings, the most severe first (default: every one)' },
   },
   positionals: [0, 0],
   examples: ['lore check-plan --task task.json --plan plan.json', 'cat task-and-plan.json | lore check-plan --json'],
-  async run(ctx) {
-    const input = await readTaskPlan(ctx);
-    const result = await checkBeforeTask({ store: await ctx.openStore(), ...input, env: ctx.env, budget: integerFlag(ctx, 'budget', 1) });
-    warnSkipped(ctx, result.problems);
-    const { problems: _problems, ...output } = result;
-    if (ctx.json) {
-      ctx.printJson(output);
-      return result.canProceed ? 0 : 1;
-    }
-    if (!result.enabled) {
-      ctx.print(result.summary);
-      return 0;
-    }
+  op: 'plan.check',
+  async input(ctx) {
+    const budget = ctx.number('budget');
+    return { ...(await readTaskPlan(ctx)), ...(budget === undefined ? {} : { budget }), maxWarnings: ctx.number('max-warnings') ?? 0 };
+  },
+  exit: (result) => (result.canProceed ? 0 : 1),
+  print(result, ctx) {
+    if (!result.enabled) return void ctx.print(result.summary);
+    const warnings = result.warnings.length + (result.warningsOmitted ?? 0);
     const verdict = result.canProceed
-      ? ctx.style.green(`can proceed${result.warnings.length > 0 ? ` with ${plural(result.warnings.length, 'warning')}` : ''}: no critical prohibition matches the plan`)
+      ? ctx.style.green(`can proceed${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}: no critical prohibition matches the plan`)
       : ctx.style.red(`BLOCKED: ${plural(result.blockers.length, 'critical prohibition matches', 'critical prohibitions match')} the plan`);
     ctx.print(verdict);
     printMatches(ctx, 'blocker', result.blockers);
     printMatches(ctx, 'warning', result.warnings);
+    if (result.warningsOmitted !== undefined) ctx.print(`  ... and ${plural(result.warningsOmitted, 'more warning')} (--max-warnings)`);
     for (const [label, items] of [['recommendations', result.recommendations], ['learnings', result.learnings]] as const) {
       if (items.length === 0) continue;
       ctx.print(`${label} (${items.length})`);
       for (const { knowledge } of items) ctx.print(`  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
     }
     ctx.print(ctx.style.dim(`checked ${plural(result.checked.prohibitions, 'applicable prohibition')} against ${plural(result.checked.files, 'file change')} and the approach`));
-    return result.canProceed ? 0 : 1;
   },
 });

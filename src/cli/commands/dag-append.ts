@@ -1,16 +1,16 @@
-import { resolve } from 'node:path';
 import { LoreError, UsageError, ValidationError } from '../../errors.js';
 import { parseJson } from '../../store/json-text.js';
 import { parseAppendInput } from '../../dag/append-input.js';
 import type { AppendInput } from '../../dag/append.js';
+import type { AppendResult } from '../../dag/dag.js';
 import type { DagRole } from '../../types.js';
-import { defineCommand, type CommandContext } from '../command.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 import { readInputText } from '../_input.js';
 
 const NODE_FLAGS = ['project-context', 'thought', 'role', 'parent', 'tag', 'artifact', 'branch-label', 'id'];
 
-/** The node of `--from-file FILE` (or `-`, standard input). */
+/** The node of `--from-file FILE` (or `-`, standard input), checked field by field with the file named. */
 async function fromFile(ctx: CommandContext, file: string): Promise<AppendInput & { project?: string }> {
   const given = NODE_FLAGS.filter((f) => ctx.options[f] !== undefined);
   if (given.length > 0) throw new UsageError(`--from-file gives the whole node; leave out --${given.join(', --')}`);
@@ -43,7 +43,7 @@ function fromFlags(ctx: CommandContext): AppendInput {
   };
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<AppendResult>({
   name: 'dag append',
   summary: 'append a thought to the DAG of its project',
   usage: '--project-context PATH --thought TEXT [options] | --from-file FILE|-',
@@ -54,7 +54,7 @@ export const command = defineCommand({
   options: {
     'project-context': { type: 'string', value: 'PATH', description: 'the directory the thought is about (names the project)' },
     thought: { type: 'string', value: 'TEXT', description: 'the thought' },
-    role: { type: 'string', value: 'ROLE', description: 'actor (default); critics use lore dag critic' },
+    role: { type: 'enum', values: ['actor', 'critic'], value: 'ROLE', description: 'actor (default); critics use lore dag critic' },
     parent: { type: 'string', multiple: true, value: 'ID', description: 'a node this one follows (the first is the main line)' },
     tag: { type: 'string', multiple: true, value: 'TAG', description: 'a semantic tag: requirement, task, risk, design, ...' },
     artifact: { type: 'string', multiple: true, value: 'PATH', description: 'a file this thought produced or changed' },
@@ -69,17 +69,13 @@ export const command = defineCommand({
     'lore dag append --project-context "$PWD" --thought "Write the reader tests" --tag task --parent 1f2e3d4c5b6a --artifact tests/read.test.ts',
     'echo \'{"projectContext":"/home/me/app","thought":"Plan","tags":["task"]}\' | lore dag append --from-file - --json',
   ],
-  async run(ctx) {
+  op: 'dag.append',
+  async input(ctx) {
     const file = ctx.string('from-file');
-    const input = file === undefined ? fromFlags(ctx) : await fromFile(ctx, file);
-    if (input.projectContext.trim() !== '') input.projectContext = resolve(ctx.cwd, input.projectContext);
-    const dag = await openDag(ctx);
-    const result = await dag.append({ ...input, ...projectOption(ctx) });
-    for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+    const node = file === undefined ? fromFlags(ctx) : await fromFile(ctx, file);
+    return { ...node, ...dagInput(ctx) };
+  },
+  print(result, ctx) {
     ctx.print(`appended ${result.node.role} ${result.node.id} to project ${result.node.project}`);
   },
 });

@@ -1,8 +1,9 @@
-import { defineCommand } from '../command.js';
+import type { BranchesOutput } from '../../ops/dag/branches.js';
+import { defineOpCommand } from '../command.js';
 import { table } from '../format.js';
-import { DAG_OPTIONS, describe, openDag, projectOption } from './_dag.js';
+import { DAG_OPTIONS, dagInput, describe } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<BranchesOutput>({
   name: 'dag branches',
   summary: 'list the branches: each head with its label and depth',
   usage: '[options]',
@@ -10,15 +11,11 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [0, 0],
   examples: ['lore dag branches', 'lore dag branches --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const branches = dag.branches(projectOption(ctx));
-    if (ctx.json) {
-      ctx.printJson(branches);
-      return;
-    }
+  op: 'dag.branches',
+  input: dagInput,
+  print({ project, branches }, ctx) {
     if (branches.length === 0) {
-      ctx.print(`no branches in project ${dag.project(ctx.string('project'))}`);
+      ctx.print(`no branches in project ${project}`);
       return;
     }
     ctx.print(table(branches.map((b) => [b.branchId, b.label ?? '-', `depth ${b.depth}`, describe(b.head)]), ctx.columns));

@@ -1,9 +1,10 @@
 import { UsageError } from '../../errors.js';
-import type { Verdict } from '../../types.js';
-import { defineCommand } from '../command.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import { VERDICTS } from '../../dag/line.js';
+import type { AppendResult } from '../../dag/dag.js';
+import { defineOpCommand } from '../command.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<AppendResult>({
   name: 'dag critic',
   summary: "review a node: append a critic's verdict",
   usage: '--target ID --verdict VERDICT [--reason TEXT] [options]',
@@ -13,7 +14,7 @@ export const command = defineCommand({
   ].join('\n\n'),
   options: {
     target: { type: 'string', value: 'ID', description: 'the node reviewed' },
-    verdict: { type: 'string', value: 'VERDICT', description: 'approved, needs_revision or reject' },
+    verdict: { type: 'enum', values: VERDICTS, value: 'VERDICT', description: 'approved, needs_revision or reject' },
     reason: { type: 'string', value: 'TEXT', description: 'why (verdictReason)' },
     thought: { type: 'string', value: 'TEXT', description: 'the text of the critic node (default: the reason, else the verdict)' },
     reference: { type: 'string', multiple: true, value: 'REF', description: 'a file, id or URL the verdict refers to' },
@@ -26,27 +27,25 @@ export const command = defineCommand({
     'lore dag critic --target 1f2e3d4c5b6a --verdict needs_revision --reason "no test covers the empty file"',
     'lore dag critic --target 9a8b7c6d5e4f --verdict approved --json',
   ],
-  async run(ctx) {
+  op: 'dag.critic',
+  input(ctx) {
     const target = ctx.string('target');
     const verdict = ctx.string('verdict');
     if (target === undefined || verdict === undefined) throw new UsageError('lore dag critic needs --target ID and --verdict approved|needs_revision|reject');
-    const dag = await openDag(ctx);
     const optional = (key: string, value: string | undefined): Record<string, string> => (value === undefined ? {} : { [key]: value });
-    const result = await dag.critic({
+    return {
       target,
-      verdict: verdict as Verdict,
+      verdict,
       ...optional('verdictReason', ctx.string('reason')),
       ...optional('thought', ctx.string('thought')),
       ...optional('id', ctx.string('id')),
       ...(ctx.strings('reference').length === 0 ? {} : { verdictReferences: ctx.strings('reference') }),
       tags: ctx.strings('tag'),
-      ...projectOption(ctx),
-    });
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+      ...dagInput(ctx),
+    };
+  },
+  print(result, ctx) {
     const reason = result.node.verdictReason === undefined ? '' : ` (${result.node.verdictReason})`;
-    ctx.print(`critic ${result.node.id} on ${target}: ${result.node.verdict}${reason}`);
+    ctx.print(`critic ${result.node.id} on ${result.node.target}: ${result.node.verdict}${reason}`);
   },
 });

@@ -1,14 +1,14 @@
 import type { DagNode } from '../../types.js';
-import { defineCommand } from '../command.js';
+import { defineOpCommand } from '../command.js';
 import { table } from '../format.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
 function show(value: DagNode[keyof DagNode]): string {
   if (Array.isArray(value)) return value.length === 0 ? '-' : value.map((v) => (typeof v === 'string' ? v : v.path)).join(', ');
   return String(value);
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<DagNode>({
   name: 'dag get',
   summary: 'show one node of the DAG',
   usage: '<id> [options]',
@@ -16,13 +16,9 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [1, 1],
   examples: ['lore dag get 1f2e3d4c5b6a', 'lore dag get 1f2e3d4c5b6a --project other-app --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const node = dag.get(ctx.args[0]!, projectOption(ctx));
-    if (ctx.json) {
-      ctx.printJson(node);
-      return;
-    }
+  op: 'dag.get',
+  input: (ctx) => ({ id: ctx.args[0]!, ...dagInput(ctx) }),
+  print(node, ctx) {
     ctx.print(table(Object.entries(node).map(([key, value]) => [key, show(value as DagNode[keyof DagNode])]), ctx.columns));
   },
 });

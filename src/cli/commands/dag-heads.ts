@@ -1,7 +1,8 @@
-import { defineCommand } from '../command.js';
-import { DAG_OPTIONS, openDag, printNodes, projectOption } from './_dag.js';
+import type { HeadsOutput } from '../../ops/dag/heads.js';
+import { defineOpCommand } from '../command.js';
+import { DAG_OPTIONS, dagInput, printNodes } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<HeadsOutput>({
   name: 'dag heads',
   summary: 'list the latest nodes: those no node names as a parent',
   usage: '[options]',
@@ -9,13 +10,9 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [0, 0],
   examples: ['lore dag heads', 'lore dag heads --project other-app --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const heads = dag.heads(projectOption(ctx));
-    if (ctx.json) {
-      ctx.printJson(heads);
-      return;
-    }
-    printNodes(ctx, heads, `no nodes in project ${dag.project(ctx.string('project'))}`);
+  op: 'dag.heads',
+  input: dagInput,
+  print(output, ctx) {
+    printNodes(ctx, output.heads, `no nodes in project ${output.project}`);
   },
 });

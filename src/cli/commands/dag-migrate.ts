@@ -1,9 +1,9 @@
-import { resolve } from 'node:path';
-import { defineCommand } from '../command.js';
-import { formatProblem, table } from '../format.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import type { MigrateOutput } from '../../ops/dag/migrate.js';
+import { defineOpCommand } from '../command.js';
+import { table } from '../format.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<MigrateOutput>({
   name: 'dag migrate',
   summary: 'move kg.<project>.json files of the older tool into the log',
   usage: '<dir> [options]',
@@ -14,14 +14,9 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [1, 1],
   examples: ['lore dag migrate ~/.codeloops/data', 'lore dag migrate ./data --project my-app --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const result = await dag.migrate(resolve(ctx.cwd, ctx.args[0]!), projectOption(ctx));
-    for (const warning of result.warnings) ctx.note(formatProblem(warning, ctx.style));
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+  op: 'dag.migrate',
+  input: (ctx) => ({ dir: ctx.args[0]!, ...dagInput(ctx) }),
+  print(result, ctx) {
     ctx.print(table(result.projects.map((p) => [p.project, `${p.found} found`, `${p.added} added`, `${p.skipped} already there`]), ctx.columns));
     ctx.print(`migrated ${result.added} nodes and artifacts; ${result.skipped} were already in the log`);
   },

@@ -1,8 +1,9 @@
-import { defineCommand } from '../command.js';
+import type { ProjectsOutput } from '../../ops/dag/projects.js';
+import { defineOpCommand } from '../command.js';
 import { plural, table } from '../format.js';
-import { DAG_OPTIONS, openDag } from './_dag.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ProjectsOutput>({
   name: 'dag projects',
   summary: 'list the projects of the thought log, and name collisions',
   usage: '[options]',
@@ -10,14 +11,9 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [0, 0],
   examples: ['lore dag projects', 'lore dag projects --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const current = dag.project(ctx.string('project'));
-    const projects = dag.projects().map((p) => ({ ...p, current: p.name === current }));
-    if (ctx.json) {
-      ctx.printJson(projects);
-      return;
-    }
+  op: 'dag.projects',
+  input: dagInput,
+  print({ current, projects }, ctx) {
     if (projects.length === 0) {
       ctx.print(`no projects in the thought log yet (current project: ${current})`);
       return;

@@ -1,8 +1,9 @@
-import { defineCommand } from '../command.js';
+import type { RemoveOutput } from '../../ops/dag/remove.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<RemoveOutput>({
   name: 'dag rm',
   summary: 'delete a node (tombstones; --cascade for what follows)',
   usage: '<id> [--cascade] [options]',
@@ -13,13 +14,9 @@ export const command = defineCommand({
   },
   positionals: [1, 1],
   examples: ['lore dag rm 9a8b7c6d5e4f', 'lore dag rm 1f2e3d4c5b6a --cascade --json'],
-  async run(ctx) {
-    const dag = await openDag(ctx);
-    const result = await dag.remove(ctx.args[0]!, { ...projectOption(ctx), cascade: ctx.flag('cascade') });
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+  op: 'dag.remove',
+  input: (ctx) => ({ id: ctx.args[0]!, ...(ctx.flag('cascade') ? { cascade: true } : {}), ...dagInput(ctx) }),
+  print(result, ctx) {
     ctx.print(`deleted ${plural(result.deleted.length, 'node')}: ${result.deleted.join(', ')}`);
     if (result.affectedSummaries.length > 0) ctx.note(ctx.style.yellow(`warning: summaries covering deleted nodes were kept: ${result.affectedSummaries.join(', ')}`));
   },

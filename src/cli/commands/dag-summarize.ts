@@ -1,8 +1,9 @@
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../command.js';
-import { DAG_OPTIONS, openDag, projectOption } from './_dag.js';
+import type { DagNode } from '../../types.js';
+import { defineOpCommand } from '../command.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<DagNode>({
   name: 'dag summarize',
   summary: 'append a summary of the unsummarised nodes of a branch',
   usage: '--branch ID|LABEL --text TEXT [options]',
@@ -17,15 +18,13 @@ export const command = defineCommand({
   },
   positionals: [0, 0],
   examples: ['lore dag summarize --branch parser --text "Split the parser; the reader streams; tests cover empty files"'],
-  async run(ctx) {
+  op: 'dag.summarize',
+  input(ctx) {
     const [branch, text] = [ctx.string('branch'), ctx.string('text')];
     if (branch === undefined || text === undefined) throw new UsageError('lore dag summarize needs --branch ID|LABEL and --text TEXT');
-    const dag = await openDag(ctx);
-    const summary = await dag.summarize({ branch, text, ...projectOption(ctx) });
-    if (ctx.json) {
-      ctx.printJson(summary);
-      return;
-    }
+    return { branch, text, ...dagInput(ctx) };
+  },
+  print(summary, ctx) {
     ctx.print(`summary ${summary.id} covers ${summary.summarizedSegment!.length} nodes: ${summary.summarizedSegment!.join(', ')}`);
   },
 });

@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
-import { defineCommand } from '../command.js';
-import { DAG_OPTIONS, openDag } from './_dag.js';
+import { defineOpCommand } from '../command.js';
+import { DAG_OPTIONS, dagInput } from './_dag.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ project: string; previous: string; known: boolean }>({
   name: 'dag switch',
   summary: 'make a project the current one',
   usage: '<name> [options]',
@@ -10,17 +10,15 @@ export const command = defineCommand({
   options: { ...DAG_OPTIONS },
   positionals: [0, 1],
   examples: ['lore dag switch my-app', 'lore dag switch --project other-app --json'],
-  async run(ctx) {
-    const [name, option] = [ctx.args[0], ctx.string('project')];
+  op: 'dag.switch',
+  input(ctx) {
+    const [name, option] = [ctx.args[0], dagInput(ctx).project];
     if (name !== undefined && option !== undefined && name !== option) throw new UsageError(`lore dag switch got two projects: ${name} and --project ${option}`);
     const project = name ?? option;
     if (project === undefined) throw new UsageError('lore dag switch needs a project name', 'lore dag projects lists them');
-    const dag = await openDag(ctx);
-    const result = await dag.switchProject(project);
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+    return { project };
+  },
+  print(result, ctx) {
     ctx.print(`current project: ${result.project}${result.known ? '' : ' (no nodes yet)'}`);
   },
 });

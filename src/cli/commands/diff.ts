@@ -1,9 +1,8 @@
-import { UsageError } from '../../errors.js';
-import { knowledgeDiff } from '../../guard/knowledge-diff.js';
+import type { KnowledgeDiff } from '../../guard/knowledge-diff.js';
 import { diffToMarkdown } from '../../guard/report-diff.js';
-import { defineCommand } from '../command.js';
+import { defineOpCommand } from '../command.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<KnowledgeDiff>({
   name: 'diff',
   summary: 'summarise what changed in .knowledge/ between two refs, riskiest first (for PRs)',
   usage: '<BASE...HEAD> [options]',
@@ -14,14 +13,13 @@ export const command = defineCommand({
     '(a prohibition lowered, disabled or deleted, a gate lowered, a must_not_do removed, a new exception)',
     'come first. Markdown by default: one comment a reviewer reads in a minute.',
   ].join('\n'),
-  options: { format: { type: 'string', value: 'FORMAT', description: 'markdown (default) or json' } },
+  options: { format: { type: 'enum', values: ['markdown', 'json'], value: 'FORMAT', description: 'markdown (default) or json' } },
   positionals: [1, 1],
   examples: ['lore diff origin/main...HEAD', 'lore diff origin/main...HEAD --format json', 'lore diff main...feature > comment.md'],
-  async run(ctx) {
-    const format = ctx.json ? 'json' : (ctx.string('format') ?? 'markdown');
-    if (format !== 'json' && format !== 'markdown') throw new UsageError(`unknown format "${format}"`, 'formats: markdown, json');
-    const diff = await knowledgeDiff({ cwd: ctx.cwd, env: ctx.env, spec: ctx.args[0]! });
-    if (format === 'json') ctx.printJson(diff);
+  op: 'guard.diff',
+  input: (ctx) => ({ range: ctx.args[0]! }),
+  print(diff, ctx) {
+    if (ctx.string('format') === 'json') ctx.printJson(diff);
     else ctx.print(diffToMarkdown(diff).trimEnd());
   },
 });

@@ -1,7 +1,7 @@
-import { doctor } from '../../store/doctor.js';
-import { defineCommand } from '../command.js';
+import type { DoctorReport } from '../../store/doctor.js';
+import { defineOpCommand } from '../command.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<DoctorReport>({
   name: 'doctor',
   summary: 'find (and with --fix remove) what crashes left in the store',
   usage: '[--fix] [options]',
@@ -15,19 +15,14 @@ export const command = defineCommand({
   options: { fix: { type: 'boolean', description: 'complete the interrupted operation, remove the leftovers, fix .gitignore' } },
   positionals: [0, 0],
   examples: ['lore doctor', 'lore doctor --fix'],
-  async run(ctx) {
-    const store = await ctx.openStore({ allowInvalidConfig: true });
-    const fix = ctx.flag('fix');
-    const report = await doctor(store.root, { fix });
-    const recovered = report.recovered ?? store.recovered;
-    if (ctx.json) {
-      ctx.printJson({ ...report, ...(recovered === undefined ? {} : { recovered }) });
-      return !fix && report.items.length > 0 ? 1 : 0;
-    }
+  op: 'store.doctor',
+  input: (ctx) => ({ fix: ctx.flag('fix') }),
+  exit: (report) => (!report.fix && report.items.length > 0 ? 1 : 0),
+  print(report, ctx) {
+    const { recovered } = report;
     if (recovered !== undefined) ctx.print(`${recovered.action} an interrupted ${recovered.operation} of process ${recovered.pid} (${recovered.files} file${recovered.files === 1 ? '' : 's'})`);
     for (const item of report.items) ctx.print(`${item.file}: ${item.message}`);
     if (report.items.length === 0 && recovered === undefined) ctx.print(ctx.style.green('nothing to fix: no crash leftovers, .gitignore complete'));
-    else if (!fix && report.items.length > 0) ctx.print(ctx.style.yellow('lore doctor --fix deals with them'));
-    return !fix && report.items.length > 0 ? 1 : 0;
+    else if (!report.fix && report.items.length > 0) ctx.print(ctx.style.yellow('lore doctor --fix deals with them'));
   },
 });

@@ -1,10 +1,10 @@
-import { DEFAULT_SIMILARITY, findDuplicates } from '../../knowledge/duplicates.js';
-import { loadEntries } from '../../knowledge/entries.js';
-import { defineCommand } from '../command.js';
+import { DEFAULT_SIMILARITY } from '../../knowledge/duplicates.js';
+import type { DuplicatesOutput } from '../../ops/knowledge/duplicates.js';
+import { defineOpCommand } from '../command.js';
 import { plural, table } from '../format.js';
-import { fractionFlag, manyOf, TYPES, warnSkipped } from '../_knowledge.js';
+import { TYPES } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<DuplicatesOutput>({
   name: 'duplicates',
   summary: 'find duplicate and similar entries',
   usage: '[--threshold 0.8] [options]',
@@ -14,23 +14,18 @@ export const command = defineCommand({
     'Lists every pair at or above the threshold, most similar first. Exit 0 either way.',
   ].join('\n'),
   options: {
-    threshold: { type: 'string', value: 'T', description: `similarity from 0 to 1 (default ${DEFAULT_SIMILARITY})` },
-    type: { type: 'string', multiple: true, value: 'TYPE', description: 'only entries of this type (repeatable)' },
+    threshold: { type: 'number', min: 0, max: 1, value: 'T', description: `similarity from 0 to 1 (default ${DEFAULT_SIMILARITY})` },
+    type: { type: 'enum', values: TYPES, multiple: true, value: 'TYPE', description: 'only entries of this type (repeatable)' },
   },
   positionals: [0, 0],
   examples: ['lore duplicates', 'lore duplicates --threshold 0.6 --type learning --json'],
-  async run(ctx) {
-    const threshold = fractionFlag(ctx, 'threshold') ?? DEFAULT_SIMILARITY;
-    const types = manyOf(ctx, 'type', TYPES);
-    const { records, problems } = await loadEntries(await ctx.openStore());
-    warnSkipped(ctx, problems);
-    const entries = records.map((r) => r.value).filter((e) => types.length === 0 || types.includes(e.type));
-    const pairs = findDuplicates(entries, threshold);
-    if (ctx.json) return void ctx.printJson({ threshold, entries: entries.length, pairs });
-    if (pairs.length > 0) {
-      const titles = new Map(entries.map((e) => [e.id, e.title]));
-      ctx.print(table(pairs.map((p) => [p.similarity.toFixed(3), p.a, p.b, `${titles.get(p.a)} / ${titles.get(p.b)}`]), ctx.columns));
-    }
-    ctx.print(`${plural(pairs.length, 'similar pair')} among ${plural(entries.length, 'entry', 'entries')} at similarity >= ${threshold}`);
+  op: 'knowledge.duplicates',
+  input(ctx) {
+    const threshold = ctx.number('threshold');
+    return { ...(threshold === undefined ? {} : { threshold }), ...(ctx.strings('type').length === 0 ? {} : { types: ctx.strings('type') }) };
+  },
+  print({ threshold, entries, pairs }, ctx) {
+    if (pairs.length > 0) ctx.print(table(pairs.map((p) => [p.similarity.toFixed(3), p.a, p.b, `${p.aTitle} / ${p.bTitle}`]), ctx.columns));
+    ctx.print(`${plural(pairs.length, 'similar pair')} among ${plural(entries, 'entry', 'entries')} at similarity >= ${threshold}`);
   },
 });

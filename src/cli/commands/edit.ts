@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js';
-import { editEntry } from '../../knowledge/manage.js';
-import { parseAssignment } from '../../knowledge/set-fields.js';
-import { defineCommand } from '../command.js';
+import type { EditOutput } from '../../ops/knowledge/edit.js';
+import { defineOpCommand } from '../command.js';
+import { setInput } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<EditOutput>({
   name: 'edit',
   summary: 'change fields of a knowledge entry',
   usage: '<id> --set field=value [--set ...] [options]',
@@ -18,11 +18,12 @@ export const command = defineCommand({
   },
   positionals: [1, 1],
   examples: ['lore edit rec-use-typescript-strict-mode --set priority=critical', 'lore edit pro-never-commit-env-files --set "keywords=[env, dotenv]" --set details='],
-  async run(ctx) {
-    const set = ctx.strings('set').map(parseAssignment);
-    if (set.length === 0) throw new UsageError('lore edit needs at least one --set field=value', 'e.g. lore edit <id> --set priority=high');
-    const result = await editEntry({ store: await ctx.openStore(), id: ctx.args[0]!, set, env: ctx.env });
-    if (ctx.json) return void ctx.printJson({ id: result.entry.id, file: result.file, status: result.status, entry: result.entry });
+  op: 'entry.edit',
+  async input(ctx) {
+    if (ctx.strings('set').length === 0) throw new UsageError('lore edit needs at least one --set field=value', 'e.g. lore edit <id> --set priority=high');
+    return { id: ctx.args[0]!, set: await setInput(ctx) };
+  },
+  print(result, ctx) {
     ctx.print(result.status === 'unchanged' ? `${result.entry.id} is unchanged (${result.file})` : `${ctx.style.green('updated')} ${result.entry.id} (${result.file})`);
   },
 });

@@ -1,8 +1,9 @@
-import { EXPORT_FORMATS, exportKnowledge, formatExport } from '../../knowledge/export-entries.js';
-import { defineCommand } from '../command.js';
-import { FILTER_OPTIONS, filterFromFlags, oneOf, warnSkipped } from '../_knowledge.js';
+import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../../knowledge/export-entries.js';
+import type { EntryWithStats } from '../../knowledge/stats.js';
+import { defineOpCommand } from '../command.js';
+import { FILTER_OPTIONS, filterInput } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<EntryWithStats[]>({
   name: 'export',
   summary: 'write entries, with their usage statistics, as JSON or NDJSON',
   usage: '[filters] [--format json|ndjson] > FILE',
@@ -13,16 +14,18 @@ export const command = defineCommand({
     'of an export into an empty store exports identically again.',
   ].join('\n'),
   options: {
-    format: { type: 'string', value: 'F', description: 'json (an array, the default) or ndjson (one entry per line)' },
+    format: { type: 'enum', values: EXPORT_FORMATS, value: 'F', description: 'json (an array, the default) or ndjson (one entry per line)' },
     ...FILTER_OPTIONS,
   },
   positionals: [0, 0],
   examples: ['lore export > knowledge.json', 'lore export --type prohibition --priority critical --format ndjson > critical.ndjson'],
-  async run(ctx) {
-    const format = ctx.string('format') === undefined ? 'json' : oneOf('format', ctx.string('format')!, EXPORT_FORMATS);
-    const { entries, problems } = await exportKnowledge({ store: await ctx.openStore(), filter: filterFromFlags(ctx) });
-    warnSkipped(ctx, problems);
-    const text = formatExport(entries, format);
+  op: 'knowledge.export',
+  input(ctx) {
+    const filter = filterInput(ctx);
+    return Object.keys(filter).length === 0 ? {} : { filter };
+  },
+  print(entries, ctx) {
+    const text = formatExport(entries, (ctx.string('format') ?? 'json') as ExportFormat);
     if (text !== '') ctx.print(text.replace(/\n$/, ''));
   },
 });

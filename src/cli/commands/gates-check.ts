@@ -1,10 +1,10 @@
-import { evaluateGates, parseGateResults, type GateOutcome } from '../../entities/gate-check.js';
-import { resolveGateConfig } from '../../entities/gates.js';
-import { defineCommand } from '../command.js';
+import { parseGateResults, type GateEvaluation, type GateOutcome } from '../../entities/gate-check.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
-import { integer, PROJECT_OPTION, required, TASK_OPTIONS } from './_player-coach.js';
+import { PROJECT_OPTION, required, TASK_OPTIONS, taskInput } from './_player-coach.js';
 import { readInputText, storeInputLimit } from '../_input.js';
 
+const NAME = 'gates check';
 const pct = (n: number): string => `${+(n * 100).toFixed(2)}%`;
 
 /** One gate's line for people: "coverage: failed (measured 78% vs threshold 80%)". */
@@ -23,8 +23,8 @@ export function gateLine(g: GateOutcome): string {
   return `${g.gate}: ${g.status} (${detail})`;
 }
 
-export const command = defineCommand({
-  name: 'gates check',
+export const command = defineOpCommand<GateEvaluation>({
+  name: NAME,
   summary: "check measured results against the task's quality gates",
   usage: '--task-type T --complexity N --results FILE|- [options]',
   description: [
@@ -44,24 +44,23 @@ export const command = defineCommand({
     'lore gates check --task-type feature --complexity 5 --results results.json',
     `echo '{"coverage":0.82,"arch_review_score":75,"tests_passed":40,"tests_failed":0}' | lore gates check --task-type feature --complexity 5 --results - --json`,
   ],
-  async run(ctx) {
+  op: 'gates.check',
+  async input(ctx) {
+    const task = taskInput(ctx, NAME);
     const store = await ctx.openStore();
-    const taskType = required(ctx, 'task-type', 'gates check');
-    const complexity = integer(ctx, 'complexity', 'gates check');
-    const input = await readInputText(ctx, required(ctx, 'results', 'gates check'), storeInputLimit(store));
-    const gate = await resolveGateConfig({ store, taskType, complexity, project: ctx.string('project') });
-    const evaluation = evaluateGates(gate, parseGateResults(input.text, input.file));
-    if (ctx.json) {
-      ctx.printJson(evaluation);
-      return evaluation.passed ? 0 : 1;
-    }
+    const text = await readInputText(ctx, required(ctx, 'results', NAME), storeInputLimit(store));
+    // Parsed here, so that what is wrong is shown at its line and column in the text.
+    return { ...task, results: parseGateResults(text.text, text.file) };
+  },
+  exit: (evaluation) => (evaluation.passed ? 0 : 1),
+  print(evaluation, ctx) {
     for (const g of evaluation.gates) {
       const line = gateLine(g);
       ctx.print(g.status === 'failed' ? ctx.style.red(line) : g.status === 'passed' ? ctx.style.green(line) : ctx.style.dim(line));
     }
     const requiredGates = evaluation.gates.filter((g) => g.required);
     const failed = requiredGates.filter((g) => g.status === 'failed').length;
-    const where = `${evaluation.profile}, ${evaluation.task_type} complexity ${complexity}, project ${evaluation.project}`;
+    const where = `${evaluation.profile}, ${evaluation.task_type} complexity ${evaluation.complexity}, project ${evaluation.project}`;
     ctx.print(failed === 0
       ? `passed: ${requiredGates.length === 0 ? 'no gate is required' : `all ${plural(requiredGates.length, 'required gate')} met`} (${where})`
       : `failed: ${failed} of ${plural(requiredGates.length, 'required gate')} failed (${where})`);

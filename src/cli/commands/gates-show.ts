@@ -1,9 +1,10 @@
-import { GATE_FIELDS, resolveGateConfig } from '../../entities/gates.js';
-import { defineCommand } from '../command.js';
+import { GATE_FIELDS } from '../../entities/gates.js';
+import type { GatesShowOutput } from '../../ops/player-coach/gates-show.js';
+import { defineOpCommand } from '../command.js';
 import { table } from '../format.js';
-import { integer, originText, overrideText, PROJECT_OPTION, required, sourceLabel, TASK_OPTIONS } from './_player-coach.js';
+import { originText, overrideText, PROJECT_OPTION, sourceLabel, TASK_OPTIONS, taskInput } from './_player-coach.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<GatesShowOutput>({
   name: 'gates show',
   summary: 'show the quality gates of a task type and complexity',
   usage: '--task-type T --complexity N [options]',
@@ -15,14 +16,9 @@ export const command = defineCommand({
   options: { ...TASK_OPTIONS, ...PROJECT_OPTION },
   positionals: [0, 0],
   examples: ['lore gates show --task-type feature --complexity 5', 'lore gates show --task-type feature --complexity 5 --project acme --json'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const taskType = required(ctx, 'task-type', 'gates show');
-    const resolved = await resolveGateConfig({ store, taskType, complexity: integer(ctx, 'complexity', 'gates show'), project: ctx.string('project') });
-    if (ctx.json) {
-      ctx.printJson({ ...resolved, overrideFile: resolved.overrideFile ?? null });
-      return;
-    }
+  op: 'gates.show',
+  input: (ctx) => taskInput(ctx, 'gates show'),
+  print(resolved, ctx) {
     const p = resolved.profile;
     ctx.print(`${ctx.style.bold(p.id)} for ${p.task_type}, complexity ${resolved.complexity}, project ${resolved.project}`);
     ctx.print(`  profile: ${originText(resolved.origin)}`);

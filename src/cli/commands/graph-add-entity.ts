@@ -1,9 +1,10 @@
 import { UsageError } from '../../errors.js';
+import type { AddEntityOutput } from '../../ops/graph/add-entity.js';
 import type { EntityUpdate } from '../../types.js';
-import { defineCommand } from '../command.js';
-import { change, MEMORY_FILE_OPTION, openBackend, parseProps, savedLines } from './_graph.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
+import { MEMORY_FILE_OPTION, memoryFileInput, parseProps, savedLines } from './_graph.js';
 
-function updateFrom(ctx: Parameters<typeof command.run>[0]): EntityUpdate {
+function updateFrom(ctx: CommandContext): EntityUpdate {
   const name = ctx.string('name');
   if (name === undefined) throw new UsageError('lore graph add-entity needs --name', 'usage: lore graph add-entity --name N --type T [options]');
   const update: EntityUpdate = { name };
@@ -18,7 +19,7 @@ function updateFrom(ctx: Parameters<typeof command.run>[0]): EntityUpdate {
   return update;
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<AddEntityOutput>({
   name: 'graph add-entity',
   summary: 'add an entity, or update the one of that name',
   usage: '--name N --type T [options]',
@@ -43,18 +44,10 @@ export const command = defineCommand({
     'lore graph add-entity --name "Auth Service" --type service --description "Issues tokens" --tag core --prop owner=team-a',
     'lore graph add-entity --name "Auth Service" --remove-tag core --prop port=8443',
   ],
-  async run(ctx) {
-    const update = updateFrom(ctx);
-    const backend = await openBackend(ctx);
-    const { result, saved } = await change(backend, ctx, (graph) => {
-      const changed = graph.addOrUpdateEntity(update);
-      return { change: changed, entity: graph.findEntityByName(update.name)! };
-    });
-    if (ctx.json) {
-      ctx.printJson({ ...result, saved });
-      return;
-    }
-    ctx.print(`${result.change} entity ${JSON.stringify(update.name)} (${result.entity.type})`);
-    for (const line of savedLines(saved)) ctx.print(line);
+  op: 'graph.add_entity',
+  input: (ctx) => ({ ...updateFrom(ctx), ...memoryFileInput(ctx) }),
+  print(output, ctx) {
+    ctx.print(`${output.change} entity ${JSON.stringify(output.entity.name)} (${output.entity.type})`);
+    for (const line of savedLines(output.saved)) ctx.print(line);
   },
 });

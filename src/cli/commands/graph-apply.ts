@@ -1,9 +1,9 @@
-import { parseJson } from '../../store/json-text.js';
-import { defineCommand } from '../command.js';
-import { change, locateIn, MEMORY_FILE_OPTION, openBackend, reportApply } from './_graph.js';
+import type { ApplyOutput } from '../../ops/graph/_apply.js';
+import { defineOpCommand } from '../command.js';
 import { readInputText } from '../_input.js';
+import { MEMORY_FILE_OPTION, memoryFileInput, printApply } from './_graph.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ApplyOutput>({
   name: 'graph apply',
   summary: 'apply a structured update (entities, relationships, removals)',
   usage: '[FILE|-] [options]',
@@ -17,11 +17,10 @@ export const command = defineCommand({
   options: { ...MEMORY_FILE_OPTION },
   positionals: [0, 1],
   examples: ['lore graph apply update.json', 'llm-step | lore graph apply - --json', 'lore graph apply update.json --memory-file context.json'],
-  async run(ctx) {
-    const { text, file: source } = await readInputText(ctx, ctx.args[0]);
-    const payload = parseJson(text, source, 'a graph update');
-    const backend = await openBackend(ctx);
-    const { result, saved } = await locateIn(text, source, () => change(backend, ctx, (graph) => graph.applyUpdate(payload, { source })));
-    reportApply(ctx, backend, result, saved);
+  op: 'graph.apply',
+  async input(ctx) {
+    const { text, file } = await readInputText(ctx, ctx.args[0]);
+    return { json: text, source: file, ...memoryFileInput(ctx) };
   },
+  print: printApply,
 });

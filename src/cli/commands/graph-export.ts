@@ -1,11 +1,9 @@
-import { resolve } from 'node:path';
-import { loadStoreGraph } from '../../graph/store-graph.js';
-import { memoryFileText, saveMemoryFile } from '../../graph/memory-file.js';
-import { defineCommand } from '../command.js';
+import type { ExportWritten } from '../../ops/graph/export.js';
+import type { FittedJson } from '../../graph/fit.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
-import { noteWarnings } from './_graph.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<FittedJson | ExportWritten>({
   name: 'graph export',
   summary: "write the store's graph as one memory file (JSON)",
   usage: '[--memory-file PATH] [options]',
@@ -20,18 +18,16 @@ export const command = defineCommand({
   },
   positionals: [0, 0],
   examples: ['lore graph export > context.json', 'lore graph export --memory-file context.json'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const { graph, warnings } = await loadStoreGraph(store.root, { limits: store.config.limits });
-    noteWarnings(ctx, { graph, warnings });
+  op: 'graph.export',
+  input(ctx) {
     const file = ctx.string('memory-file');
-    if (file === undefined) {
-      ctx.print(memoryFileText(graph.toJSON()).trimEnd());
+    return file === undefined ? { budget: 0 } : { memoryFile: file, ...(ctx.flag('force') ? { force: true } : {}) };
+  },
+  print(output, ctx) {
+    if (!('file' in output)) {
+      ctx.print(JSON.stringify(output, null, 2));
       return;
     }
-    const status = await saveMemoryFile(resolve(ctx.cwd, file), graph, { display: file, force: ctx.flag('force') });
-    const counts = { entities: graph.entityCount, relationships: graph.relationshipCount };
-    if (ctx.json) ctx.printJson({ file, status, ...counts });
-    else ctx.print(`${status === 'unchanged' ? 'unchanged' : 'wrote'} ${file}: ${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.relationships, 'relationship')}`);
+    ctx.print(`${output.status === 'unchanged' ? 'unchanged' : 'wrote'} ${output.file}: ${plural(output.entities, 'entity', 'entities')}, ${plural(output.relationships, 'relationship')}`);
   },
 });

@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors.js';
-import type { Entity } from '../../types.js';
-import { defineCommand } from '../command.js';
+import type { FindOutput } from '../../ops/graph/find.js';
+import { defineOpCommand } from '../command.js';
 import { plural, table } from '../format.js';
-import { loadGraph, MEMORY_FILE_OPTION, requireEntities } from './_graph.js';
+import { graphLocation, MEMORY_FILE_OPTION, memoryFileInput } from './_graph.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<FindOutput>({
   name: 'graph find',
   summary: 'find entities by type, tag, or relationship to another entity',
   usage: '[options]',
@@ -14,34 +14,30 @@ export const command = defineCommand({
     tag: { type: 'string', multiple: true, value: 'T', description: 'entities carrying this tag (repeat: all of them)' },
     'related-to': { type: 'string', value: 'NAME', description: 'entities with a relationship to or from NAME' },
     relation: { type: 'string', value: 'TYPE', description: 'with --related-to: only relationships of this type' },
+    limit: { type: 'integer', min: 1, value: 'N', description: 'list at most N entities (default: all)' },
     ...MEMORY_FILE_OPTION,
   },
   positionals: [0, 0],
   examples: ['lore graph find --type service', 'lore graph find --tag payments --json', 'lore graph find --related-to "User DB" --relation reads_from'],
-  async run(ctx) {
-    const { backend, graph } = await loadGraph(ctx);
-    const type = ctx.string('type');
-    const tags = ctx.strings('tag');
-    const relatedTo = ctx.string('related-to');
-    const relation = ctx.string('relation');
+  op: 'graph.find',
+  input(ctx) {
+    const [type, relatedTo, relation] = [ctx.string('type'), ctx.string('related-to'), ctx.string('relation')];
     if (relation !== undefined && relatedTo === undefined) throw new UsageError('--relation narrows --related-to: give --related-to NAME too');
-    let found: Array<Readonly<Entity>> = type !== undefined ? graph.entitiesByType(type) : tags.length > 0 ? graph.entitiesByTag(tags[0]!) : [...graph.entities()];
-    found = found.filter((e) => (type === undefined || e.type === type) && tags.every((t) => e.tags.includes(t)));
-    if (relatedTo !== undefined) {
-      requireEntities(graph, [relatedTo], backend);
-      const filter = relation === undefined ? {} : { type: relation };
-      const linked = new Set([...graph.findRelations({ ...filter, from: relatedTo }).map((r) => r.to), ...graph.findRelations({ ...filter, to: relatedTo }).map((r) => r.from)]);
-      found = found.filter((e) => linked.has(e.name));
-    }
-    if (ctx.json) {
-      ctx.printJson(found);
+    return {
+      ...(type === undefined ? {} : { type }),
+      ...(ctx.strings('tag').length === 0 ? {} : { tags: ctx.strings('tag') }),
+      ...(relatedTo === undefined ? {} : { relatedTo }),
+      ...(relation === undefined ? {} : { relation }),
+      limit: ctx.number('limit') ?? 0,
+      ...memoryFileInput(ctx),
+    };
+  },
+  async print(output, ctx) {
+    if (output.total === 0) {
+      ctx.print(`no entities match in ${await graphLocation(ctx)}`);
       return;
     }
-    if (found.length === 0) {
-      ctx.print(`no entities match in ${backend.location}`);
-      return;
-    }
-    ctx.print(table(found.map((e) => [e.name, e.type, e.description]), ctx.columns));
-    ctx.print(ctx.style.dim(plural(found.length, 'entity', 'entities')));
+    ctx.print(table(output.entities.map((e) => [e.name, e.type, e.description]), ctx.columns));
+    ctx.print(ctx.style.dim(output.truncated ? `${output.entities.length} of ${plural(output.total, 'entity', 'entities')} (--limit ${output.entities.length})` : plural(output.total, 'entity', 'entities')));
   },
 });

@@ -1,13 +1,9 @@
-import { UsageError } from '../../errors.js';
-import { parseMcpMemory } from '../../graph/mcp-memory.js';
-import { parseMemoryFile, toMemoryFile } from '../../graph/memory-file.js';
-import type { GraphUpdate } from '../../types.js';
-import { defineCommand } from '../command.js';
-import { formatProblem } from '../format.js';
-import { change, MEMORY_FILE_OPTION, openBackend, reportApply } from './_graph.js';
+import type { ApplyOutput } from '../../ops/graph/_apply.js';
+import { defineOpCommand } from '../command.js';
 import { readInputText } from '../_input.js';
+import { MEMORY_FILE_OPTION, memoryFileInput, printApply } from './_graph.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ApplyOutput>({
   name: 'graph import',
   summary: 'merge a memory file or MCP-memory JSONL into the graph',
   usage: '<FILE|-> [--from lore|mcp-memory] [options]',
@@ -19,24 +15,15 @@ export const command = defineCommand({
     'A bad FILE stops the import before anything changes (exit 1, with line numbers).',
   ].join('\n'),
   options: {
-    from: { type: 'string', value: 'FORMAT', description: 'lore (default) or mcp-memory' },
+    from: { type: 'enum', values: ['lore', 'mcp-memory'], value: 'FORMAT', description: 'lore (default) or mcp-memory' },
     ...MEMORY_FILE_OPTION,
   },
   positionals: [1, 1],
   examples: ['lore graph import context.json', 'lore graph import --from mcp-memory ~/.mcp/memory.jsonl', 'lore graph import memory.jsonl --from mcp-memory --memory-file context.json'],
-  async run(ctx) {
-    const from = ctx.string('from') ?? 'lore';
-    if (from !== 'lore' && from !== 'mcp-memory') throw new UsageError(`--from must be lore or mcp-memory (found ${JSON.stringify(from)})`);
-    const { text, file: source } = await readInputText(ctx, ctx.args[0]);
-    let update: GraphUpdate;
-    if (from === 'mcp-memory') update = parseMcpMemory(text, source);
-    else {
-      const loaded = parseMemoryFile(text, source);
-      for (const warning of loaded.warnings) ctx.note(formatProblem(warning, ctx.style));
-      update = toMemoryFile(loaded.graph.toJSON());
-    }
-    const backend = await openBackend(ctx);
-    const { result, saved } = await change(backend, ctx, (graph) => graph.applyUpdate(update, { source }));
-    reportApply(ctx, backend, result, saved);
+  op: 'graph.import',
+  async input(ctx) {
+    const { text, file } = await readInputText(ctx, ctx.args[0]);
+    return { content: text, format: ctx.string('from') ?? 'lore', source: file, ...memoryFileInput(ctx) };
   },
+  print: printApply,
 });

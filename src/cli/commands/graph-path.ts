@@ -1,7 +1,8 @@
-import { defineCommand } from '../command.js';
-import { loadGraph, MEMORY_FILE_OPTION, requireEntities } from './_graph.js';
+import type { PathOutput } from '../../ops/graph/path.js';
+import { defineOpCommand } from '../command.js';
+import { MEMORY_FILE_OPTION, memoryFileInput } from './_graph.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<PathOutput>({
   name: 'graph path',
   summary: 'the shortest chain of relationships between two entities',
   usage: '<A> <B> [options]',
@@ -12,16 +13,13 @@ export const command = defineCommand({
   },
   positionals: [2, 2],
   examples: ['lore graph path "Web App" "User DB"', 'lore graph path "Web App" "User DB" --directed --json'],
-  async run(ctx) {
+  op: 'graph.path',
+  input(ctx) {
     const [from, to] = ctx.args as [string, string];
-    const { backend, graph } = await loadGraph(ctx);
-    requireEntities(graph, [from, to], backend);
-    const path = graph.shortestPath(from, to, { directed: ctx.flag('directed') });
-    if (ctx.json) {
-      ctx.printJson({ from, to, path: path ?? null });
-      return;
-    }
-    if (path === undefined) {
+    return { from, to, ...(ctx.flag('directed') ? { directed: true } : {}), ...memoryFileInput(ctx) };
+  },
+  print({ from, to, path }, ctx) {
+    if (path === null) {
       ctx.print(`no path from ${JSON.stringify(from)} to ${JSON.stringify(to)}${ctx.flag('directed') ? ' following relationships forwards' : ''}`);
       return;
     }

@@ -1,13 +1,10 @@
-import { UsageError } from '../../errors.js';
-import { memoryFileText } from '../../graph/memory-file.js';
+import type { FittedJson } from '../../graph/fit.js';
 import { toDot, toMermaid } from '../../graph/serialize-diagram.js';
 import type { GraphMemory, JsonValue, Relationship } from '../../types.js';
 import type { CommandContext } from '../command.js';
-import { defineCommand } from '../command.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
-import { intOption, loadGraph, MEMORY_FILE_OPTION, requireEntities } from './_graph.js';
-
-const FORMATS = ['text', 'json', 'mermaid', 'dot'] as const;
+import { graphLocation, MEMORY_FILE_OPTION, memoryFileInput } from './_graph.js';
 
 const props = (p: Record<string, JsonValue>): string => Object.entries(p).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
 const relProps = (rel: Relationship): string => (Object.keys(rel.properties).length === 0 ? '' : ` (${props(rel.properties)})`);
@@ -33,7 +30,14 @@ function showText(view: GraphMemory, ctx: CommandContext): string {
   return blocks.join('\n\n');
 }
 
-export const command = defineCommand({
+/** `2 entities, 1 relationship`, or `2 of 4 entities, 1 of 3 relationships` when the budget cut the view. */
+function counts(output: FittedJson): string {
+  const cut = output.truncated;
+  if (cut === undefined) return `${plural(output.entities.length, 'entity', 'entities')}, ${plural(output.relationships.length, 'relationship')}`;
+  return `${cut.entities.shown} of ${plural(cut.entities.total, 'entity', 'entities')}, ${cut.relationships.shown} of ${plural(cut.relationships.total, 'relationship')}`;
+}
+
+export const command = defineOpCommand<FittedJson>({
   name: 'graph show',
   summary: 'show the graph or a neighbourhood as text, JSON, Mermaid or DOT',
   usage: '[NAME] [options]',
@@ -41,29 +45,44 @@ export const command = defineCommand({
     'Without NAME: the whole graph. With NAME: the entity and everything within --depth steps of it, either',
     'direction. Text groups each entity\'s outgoing and incoming relationships; mermaid and dot print a diagram',
     'that renders as it is in a pull request or a wiki (nodes n1, n2, ... labelled with the names; edges with types).',
+    'With --budget, entities are kept nearest first while the JSON fits (tokens estimated as characters / 4),',
+    'and the output says what was left out.',
   ].join('\n'),
   options: {
-    depth: { type: 'string', value: 'N', description: 'steps around NAME (default 1)' },
-    format: { type: 'string', value: 'F', description: 'text (default), json, mermaid or dot' },
+    depth: { type: 'integer', min: 0, value: 'N', description: 'steps around NAME (default 1)' },
+    format: { type: 'enum', values: ['text', 'json', 'mermaid', 'dot'], value: 'F', description: 'text (default), json, mermaid or dot' },
+    budget: { type: 'integer', min: 1, value: 'TOKENS', description: 'at most this many tokens of JSON (default: no limit)' },
     ...MEMORY_FILE_OPTION,
   },
   positionals: [0, 1],
   examples: ['lore graph show', 'lore graph show "Auth Service" --depth 2', 'lore graph show --format mermaid > context.mmd', 'lore graph show "Auth Service" --format dot | dot -Tsvg > auth.svg'],
-  async run(ctx) {
-    const format = ctx.json ? 'json' : (ctx.string('format') ?? 'text');
-    if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (found ${JSON.stringify(format)})`);
-    const depth = intOption(ctx, 'depth', 1, 0)!;
-    const { backend, graph } = await loadGraph(ctx);
-    const name = ctx.args[0];
-    if (name !== undefined) requireEntities(graph, [name], backend);
-    const view: GraphMemory = name === undefined ? graph.toJSON() : graph.neighbours(name, { depth });
-    if (format === 'json') ctx.print(memoryFileText(view).trimEnd());
-    else if (format === 'mermaid') ctx.print(toMermaid(view).trimEnd());
-    else if (format === 'dot') ctx.print(toDot(view).trimEnd());
-    else if (view.entities.length === 0) ctx.print(`the context graph in ${backend.location} is empty`);
-    else {
-      const scope = name === undefined ? backend.location : `the neighbourhood of ${JSON.stringify(name)} within ${plural(depth, 'step')}`;
-      ctx.print(`${showText(view, ctx)}\n\n${ctx.style.dim(`${plural(view.entities.length, 'entity', 'entities')}, ${plural(view.relationships.length, 'relationship')} (${scope})`)}`);
+  op: 'graph.show',
+  input: (ctx) => ({
+    ...(ctx.args[0] === undefined ? {} : { name: ctx.args[0], depth: ctx.number('depth') ?? 1 }),
+    budget: ctx.number('budget') ?? 0,
+    ...memoryFileInput(ctx),
+  }),
+  async print(output, ctx) {
+    const format = ctx.string('format') ?? 'text';
+    if (format === 'json') {
+      ctx.print(JSON.stringify(output, null, 2));
+      return;
     }
+    const view: GraphMemory = { entities: output.entities.map((e) => ({ description: '', tags: [], properties: {}, ...e })), relationships: output.relationships.map((r) => ({ properties: {}, ...r })) };
+    const cut = output.truncated;
+    if (format === 'mermaid' || format === 'dot') {
+      ctx.print((format === 'mermaid' ? toMermaid(view) : toDot(view)).trimEnd());
+      if (cut !== undefined) ctx.note(`${ctx.style.yellow('warning')}: cut to fit --budget ${cut.budget}: ${counts(output)} shown`);
+      return;
+    }
+    const name = ctx.args[0];
+    if (view.entities.length === 0 && cut === undefined) {
+      ctx.print(`the context graph in ${await graphLocation(ctx)} is empty`);
+      return;
+    }
+    const depth = ctx.number('depth') ?? 1;
+    const scope = name === undefined ? await graphLocation(ctx) : `the neighbourhood of ${JSON.stringify(name)} within ${plural(depth, 'step')}`;
+    const note = cut === undefined ? '' : `; cut to fit ${cut.budget} tokens`;
+    ctx.print(`${showText(view, ctx)}\n\n${ctx.style.dim(`${counts(output)} (${scope}${note})`)}`);
   },
 });

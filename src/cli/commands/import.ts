@@ -1,9 +1,9 @@
-import { CONFLICT_POLICIES, importKnowledge, type ImportItem } from '../../knowledge/import-entries.js';
-import { defineCommand } from '../command.js';
-import { oneOf } from '../_knowledge.js';
+import { CONFLICT_POLICIES, type ConflictPolicy, type ImportItem, type ImportResult } from '../../knowledge/import-entries.js';
+import type { ImportInput } from '../../ops/knowledge/import.js';
+import { defineOpCommand } from '../command.js';
 import { readInputText } from '../_input.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ImportResult>({
   name: 'import',
   summary: 'import entries from an export (JSON array or NDJSON)',
   usage: 'FILE [--dry-run] [--on-conflict skip|overwrite|rename] [options]',
@@ -16,17 +16,16 @@ export const command = defineCommand({
   ].join('\n'),
   options: {
     'dry-run': { type: 'boolean', description: 'validate and report what would happen; write nothing' },
-    'on-conflict': { type: 'string', value: 'P', description: 'skip (default), overwrite or rename' },
+    'on-conflict': { type: 'enum', values: CONFLICT_POLICIES, value: 'P', description: 'skip (default), overwrite or rename' },
   },
   positionals: [1, 1],
   examples: ['lore import knowledge.json --dry-run', 'lore import knowledge.ndjson --on-conflict rename'],
-  async run(ctx) {
-    const policy = ctx.string('on-conflict');
-    const onConflict = policy === undefined ? 'skip' : oneOf('on-conflict', policy, CONFLICT_POLICIES);
-    const input = await readInputText(ctx, ctx.args[0]!);
-    const result = await importKnowledge({ store: await ctx.openStore(), text: input.text, file: input.file, onConflict, dryRun: ctx.flag('dry-run'), env: ctx.env });
-    for (const warning of result.warnings) ctx.note(ctx.style.yellow(`warning: ${warning}`));
-    if (ctx.json) return void ctx.printJson(result);
+  op: 'knowledge.import',
+  async input(ctx): Promise<ImportInput> {
+    const { text, file } = await readInputText(ctx, ctx.args[0]!);
+    return { text, file, onConflict: (ctx.string('on-conflict') ?? 'skip') as ConflictPolicy, dryRun: ctx.flag('dry-run') };
+  },
+  print(result, ctx) {
     const would = result.dryRun ? 'would be ' : '';
     for (const item of result.items) ctx.print(`${would}${item.action} ${item.importedAs === undefined ? '' : `${item.importedAs} → `}${item.id} (${item.file})`);
     const count = (action: ImportItem['action']): number => result.items.filter((i) => i.action === action).length;

@@ -1,7 +1,7 @@
-import { initStore } from '../../entities/init.js';
-import { defineCommand } from '../command.js';
+import type { InitResult } from '../../entities/init.js';
+import { defineOpCommand } from '../command.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<Pick<InitResult, 'root' | 'changed' | 'updated' | 'seeded'>>({
   name: 'init',
   summary: 'scaffold .knowledge/ in this git repository',
   usage: '[options]',
@@ -15,12 +15,9 @@ export const command = defineCommand({
   options: {},
   positionals: [0, 0],
   examples: ['lore init', 'lore init --store ../other-repo'],
-  async run(ctx) {
-    const result = await initStore({ cwd: ctx.cwd, store: ctx.storeDir, env: ctx.env });
-    if (ctx.json) {
-      ctx.printJson({ root: result.root, changed: result.changed, updated: result.updated, seeded: result.seeded });
-      return;
-    }
+  op: 'store.init',
+  input: () => ({}),
+  print(result, ctx) {
     if (result.changed.length === 0) {
       ctx.print(`.knowledge/ in ${result.root} is already initialised: nothing to change`);
     } else {

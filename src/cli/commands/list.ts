@@ -1,40 +1,14 @@
-import { UsageError } from '../../errors.js';
-import { isEmptyFilter, matchesFilter } from '../../knowledge/filter.js';
-import { loadUsageStats, NO_USAGE, type UsageStats } from '../../knowledge/stats.js';
-import { ENTRY_KINDS, KINDS, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
-import { readRecordsCached } from '../../indexer/record-cache.js';
+import type { RecordOutput } from '../../ops/store/_records.js';
 import type { StoreRecord } from '../../store/read.js';
 import type { AllowRecord, GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, ProjectOverrides, RoleConstraints } from '../../types.js';
-import { defineCommand } from '../command.js';
-import { plural, table } from '../format.js';
-import { FILTER_OPTIONS, filterFromFlags, usageText } from '../_knowledge.js';
-
-const KIND_WORDS: Record<string, readonly RecordKindName[]> = {
-  entries: ENTRY_KINDS,
-  knowledge: ENTRY_KINDS,
-  graph: ['entity'],
-};
-for (const kind of RECORD_KINDS) {
-  KIND_WORDS[kind] = [kind];
-  const last = KINDS[kind].label.split(' ').pop()!;
-  if (last !== 'records') KIND_WORDS[last] ??= [kind];
-  KIND_WORDS[`${kind}s`] ??= [kind];
-}
-
-/** The record kinds a word names: `prohibitions`, `gates`, `entries`, ... */
-export function kindsFor(word: string): readonly RecordKindName[] {
-  const kinds = KIND_WORDS[word.toLowerCase()];
-  if (kinds === undefined) throw new UsageError(`unknown kind "${word}"`, `kinds: ${Object.keys(KIND_WORDS).filter((w) => w.endsWith('s') || w === 'pending' || w === 'knowledge' || w === 'graph').join(', ')}`);
-  return kinds;
-}
-
-/** Whether a kind holds knowledge entries. */
-export const isEntryKind = (kind: RecordKindName): boolean => (ENTRY_KINDS as readonly string[]).includes(kind);
+import { defineOpCommand } from '../command.js';
+import { table } from '../format.js';
+import { FILTER_OPTIONS, filterInput, usageText } from '../_knowledge.js';
 
 const pct = (n: number | undefined): string => (n === undefined ? '?' : `${Math.round(n * 100)}%`);
 
 /** One line describing a record, for lists. */
-export function summarise(record: StoreRecord): string {
+export function summarise(record: Pick<StoreRecord, 'kind' | 'id' | 'value'>): string {
   switch (record.kind) {
     case 'role': {
       const r = record.value as RoleConstraints;
@@ -74,7 +48,7 @@ export function summarise(record: StoreRecord): string {
   }
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<RecordOutput[]>({
   name: 'list',
   summary: 'list records, optionally of one kind',
   usage: '[kind] [options]',
@@ -86,30 +60,20 @@ export const command = defineCommand({
   options: { ...FILTER_OPTIONS },
   positionals: [0, 1],
   examples: ['lore list', 'lore list prohibitions', 'lore list gates --json', 'lore list --type prohibition --priority critical --text env', 'lore list entries --project shop --valid-at 2026-06-01'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const filter = filterFromFlags(ctx);
-    const filtered = !isEmptyFilter(filter);
-    const kinds = ctx.args[0] === undefined ? (filtered ? ENTRY_KINDS : RECORD_KINDS) : kindsFor(ctx.args[0]);
-    if (filtered && kinds.some((k) => !isEntryKind(k))) throw new UsageError('the filters select knowledge entries only', `list entries, recommendations, prohibitions, learnings or pending with them`);
-    const result = await readRecordsCached(store.root, { kinds, limits: store.config.limits });
-    if (result.problems.some((p) => p.severity === 'error')) {
-      ctx.note(ctx.style.yellow(`warning: ${plural(result.problems.filter((p) => p.severity === 'error').length, 'problem')} in the store; invalid files are left out (run "lore validate")`));
-    }
-    const records = result.records.filter((r) => !isEntryKind(r.kind) || matchesFilter(r.value as KnowledgeEntry, filter));
-    const usage = kinds.some(isEntryKind) ? (await loadUsageStats(store.root)).stats : new Map<string, UsageStats>();
-    const statsOf = (r: StoreRecord): UsageStats | undefined => (isEntryKind(r.kind) ? (usage.get(r.id) ?? NO_USAGE) : undefined);
-    if (ctx.json) {
-      ctx.printJson(records.map((r) => ({ kind: r.kind, id: r.id, file: r.file, value: r.value, ...(statsOf(r) === undefined ? {} : { stats: statsOf(r) }) })));
-      return;
-    }
+  op: 'record.list',
+  input(ctx) {
+    const filter = filterInput(ctx);
+    return { ...(ctx.args[0] === undefined ? {} : { kind: ctx.args[0] }), ...(Object.keys(filter).length === 0 ? {} : { filter }) };
+  },
+  async print(records, ctx) {
     if (records.length === 0) {
-      ctx.print(`no ${kinds.map((k) => KINDS[k].label).join(', ')}${filtered ? ' match the filters' : ''} in ${store.root}/.knowledge`);
+      const { KINDS, ENTRY_KINDS, RECORD_KINDS } = await import('../../store/layout.js');
+      const { kindsFor } = await import('../../ops/store/_records.js');
+      const filtered = Object.keys(filterInput(ctx)).length > 0;
+      const kinds = ctx.args[0] === undefined ? (filtered ? ENTRY_KINDS : RECORD_KINDS) : kindsFor(ctx.args[0]);
+      ctx.print(`no ${kinds.map((k) => KINDS[k].label).join(', ')}${filtered ? ' match the filters' : ''} in ${(await ctx.openStore()).root}/.knowledge`);
       return;
     }
-    ctx.print(table(records.map((r) => {
-      const stats = statsOf(r);
-      return [r.kind, r.id, summarise(r) + (stats === undefined || stats.timesApplied === 0 ? '' : ` (${usageText(stats)})`)];
-    }), ctx.columns));
+    ctx.print(table(records.map((r) => [r.kind, r.id, summarise(r) + (r.stats === undefined || r.stats.timesApplied === 0 ? '' : ` (${usageText(r.stats)})`)]), ctx.columns));
   },
 });

@@ -1,8 +1,8 @@
-import { suggestMode } from '../../entities/modes.js';
-import { defineCommand } from '../command.js';
-import { integer, originText, required, TASK_OPTIONS } from './_player-coach.js';
+import type { ModeSuggestOutput } from '../../ops/player-coach/mode-suggest.js';
+import { defineOpCommand } from '../command.js';
+import { originText, required, requiredNumber, TASK_OPTIONS } from './_player-coach.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ModeSuggestOutput>({
   name: 'mode suggest',
   summary: 'suggest an implementation mode for a task (advisory only)',
   usage: '--task-type T --complexity N [options]',
@@ -14,16 +14,10 @@ export const command = defineCommand({
   options: { ...TASK_OPTIONS },
   positionals: [0, 0],
   examples: ['lore mode suggest --task-type feature --complexity 7', 'lore mode suggest --task-type documentation --complexity 2 --json'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const taskType = required(ctx, 'task-type', 'mode suggest');
-    const complexity = integer(ctx, 'complexity', 'mode suggest');
-    const suggestion = await suggestMode({ store, taskType, complexity });
-    if (ctx.json) {
-      ctx.printJson({ task_type: taskType, complexity, suggestion: suggestion ?? null });
-      return;
-    }
-    if (suggestion === undefined) {
+  op: 'mode.suggest',
+  input: (ctx) => ({ task_type: required(ctx, 'task-type', 'mode suggest'), complexity: requiredNumber(ctx, 'complexity', 'mode suggest') }),
+  print({ complexity, suggestion }, ctx) {
+    if (suggestion === null) {
       ctx.print(`no implementation mode covers complexity ${complexity}: no suggestion, proceed as usual`);
       return;
     }

@@ -1,9 +1,7 @@
-import { checkBeforeTask } from '../../knowledge/pre-task-check.js';
-import { buildAgentPrompt } from '../../prompt/agent-prompt.js';
-import { defineCommand } from '../command.js';
-import { readTaskPlan, TASK_PLAN_OPTIONS, warnSkipped } from '../_knowledge.js';
+import { defineOpCommand } from '../command.js';
+import { readTaskPlan, TASK_PLAN_OPTIONS } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ prompt: string; canProceed: boolean }>({
   name: 'prompt agent',
   summary: 'the knowledge-augmented prompt for an agent about to start a task',
   usage: '[--task FILE --plan FILE] [options]',
@@ -17,13 +15,10 @@ export const command = defineCommand({
   options: { ...TASK_PLAN_OPTIONS },
   positionals: [0, 0],
   examples: ['lore prompt agent --task task.json --plan plan.json', 'lore prompt agent --task task.json --plan plan.json --json'],
-  async run(ctx) {
-    const input = await readTaskPlan(ctx);
-    const check = await checkBeforeTask({ store: await ctx.openStore(), ...input, env: ctx.env });
-    warnSkipped(ctx, check.problems);
-    const prompt = buildAgentPrompt(input.task, input.plan, check);
-    if (ctx.json) return void ctx.printJson({ prompt, canProceed: check.canProceed });
+  op: 'prompt.agent',
+  input: (ctx) => readTaskPlan(ctx),
+  print(output, ctx) {
     // The prompt ends with its own blank line; print it byte for byte.
-    ctx.print(prompt.replace(/\n$/, ''));
+    ctx.print(output.prompt.replace(/\n$/, ''));
   },
 });

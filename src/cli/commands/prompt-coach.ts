@@ -1,9 +1,11 @@
-import { buildCoachPrompt } from '../../prompt/coach-prompt.js';
-import { defineCommand } from '../command.js';
-import { integer, PROJECT_OPTION, required, TASK_OPTIONS } from './_player-coach.js';
+import type { CoachPrompt } from '../../prompt/coach-prompt.js';
+import { defineOpCommand } from '../command.js';
+import { PROJECT_OPTION, required, requiredNumber, TASK_OPTIONS, taskInput } from './_player-coach.js';
 
-export const command = defineCommand({
-  name: 'prompt coach',
+const NAME = 'prompt coach';
+
+export const command = defineOpCommand<CoachPrompt>({
+  name: NAME,
   summary: "print the coach's prompt for a turn: role, quality gates, previous turn",
   usage: '--task-type T --complexity N --feature F --task K --turn N [options]',
   description: [
@@ -17,8 +19,8 @@ export const command = defineCommand({
     ...TASK_OPTIONS,
     feature: { type: 'string', value: 'F', description: 'the feature being built (FEAT-XXX)' },
     task: { type: 'string', value: 'K', description: 'the task being validated (TASK-XXX)' },
-    turn: { type: 'string', value: 'N', description: 'the turn this prompt is for, from 1' },
-    'max-turns': { type: 'string', value: 'M', description: 'the turn budget shown as "Turn N of M" (default: turns.max_turns)' },
+    turn: { type: 'integer', min: 1, value: 'N', description: 'the turn this prompt is for, from 1' },
+    'max-turns': { type: 'integer', min: 1, value: 'M', description: 'the turn budget shown as "Turn N of M" (default: turns.max_turns)' },
     ...PROJECT_OPTION,
   },
   positionals: [0, 0],
@@ -26,24 +28,20 @@ export const command = defineCommand({
     'lore prompt coach --task-type feature --complexity 5 --feature FEAT-001 --task TASK-003 --turn 1',
     'lore prompt coach --task-type feature --complexity 5 --feature FEAT-001 --task TASK-003 --turn 2 --project acme --json',
   ],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const name = 'prompt coach';
-    const prompt = await buildCoachPrompt({
-      store,
-      taskType: required(ctx, 'task-type', name),
-      complexity: integer(ctx, 'complexity', name),
-      feature: required(ctx, 'feature', name),
-      task: required(ctx, 'task', name),
-      turn: integer(ctx, 'turn', name),
-      maxTurns: integer(ctx, 'max-turns', name, store.config.turns.max_turns),
-      project: ctx.string('project'),
-    });
-    if (prompt.turn > prompt.max_turns) ctx.note(`note: turn ${prompt.turn} is past the turn budget of ${prompt.max_turns} (--max-turns, turns.max_turns)`);
-    if (ctx.json) {
-      ctx.printJson(prompt);
-      return;
-    }
+  op: 'prompt.coach',
+  input(ctx) {
+    const { project, ...task } = taskInput(ctx, NAME);
+    const maxTurns = ctx.number('max-turns');
+    return {
+      ...task,
+      feature_id: required(ctx, 'feature', NAME),
+      task_id: required(ctx, 'task', NAME),
+      turn_number: requiredNumber(ctx, 'turn', NAME),
+      ...(maxTurns === undefined ? {} : { max_turns: maxTurns }),
+      ...(project === undefined ? {} : { project }),
+    };
+  },
+  print(prompt, ctx) {
     ctx.print(prompt.text);
   },
 });

@@ -1,9 +1,8 @@
-import { pruneKnowledge } from '../../knowledge/retention.js';
-import { defineCommand } from '../command.js';
+import type { PruneResult } from '../../knowledge/retention.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
-import { warnSkipped } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<Omit<PruneResult, 'problems'>>({
   name: 'prune',
   summary: 'delete old, rarely applied, low-priority entries (a dry run unless --yes)',
   usage: '[--dry-run | --yes] [options]',
@@ -19,11 +18,10 @@ export const command = defineCommand({
   },
   positionals: [0, 0],
   examples: ['lore prune', 'lore prune --yes'],
-  async run(ctx) {
-    const dryRun = ctx.flag('dry-run') || !ctx.flag('yes');
-    const result = await pruneKnowledge({ store: await ctx.openStore(), dryRun });
-    warnSkipped(ctx, result.problems);
-    if (ctx.json) return void ctx.printJson({ enabled: result.enabled, dryRun: result.dryRun, rule: result.rule, removed: result.removed });
+  op: 'knowledge.prune',
+  input: (ctx) => ({ dryRun: ctx.flag('dry-run') || !ctx.flag('yes') }),
+  print(result, ctx) {
+    const { dryRun } = result;
     if (!result.enabled) return void ctx.print('retention.prune_low_priority is false in .knowledge/config.yaml: nothing is pruned');
     const verb = dryRun ? 'would remove' : 'removed';
     for (const item of result.removed) ctx.print(`${verb} ${item.id} (${item.file}): created ${item.createdAt.slice(0, 10)}, applied ${plural(item.timesApplied, 'time')}`);

@@ -1,10 +1,12 @@
-import { getRelevantKnowledge, type RankedEntry } from '../../knowledge/query.js';
+import type { KnowledgeQuery, KnowledgeResult, RankedEntry } from '../../knowledge/query.js';
+import { PRIORITIES } from '../../priority.js';
 import { estimateTokens } from '../../tokens.js';
-import { defineCommand } from '../command.js';
+import type { KnowledgeType, Priority } from '../../types.js';
+import { defineOpCommand } from '../command.js';
 import { table } from '../format.js';
-import { integerFlag, manyOf, oneOf, PRIORITY_VALUES, TYPES, warnSkipped } from '../_knowledge.js';
+import { TYPES } from '../_knowledge.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<KnowledgeResult>({
   name: 'query',
   summary: 'the knowledge relevant to a task, ranked, with a token-budgeted summary',
   usage: '"<task description>" [options]',
@@ -21,10 +23,10 @@ export const command = defineCommand({
     'agent-type': { type: 'string', value: 'A', description: 'the agent type doing the task' },
     file: { type: 'string', multiple: true, value: 'PATH', description: 'a file the task touches (repeatable)' },
     tech: { type: 'string', multiple: true, value: 'NAME', description: 'a technology the task uses (repeatable)' },
-    type: { type: 'string', multiple: true, value: 'TYPE', description: 'only this type (repeatable)' },
-    max: { type: 'string', value: 'N', description: 'at most N entries of each type (default 10)' },
-    'min-priority': { type: 'string', value: 'P', description: 'only entries of priority P or higher' },
-    budget: { type: 'string', value: 'TOKENS', description: 'token budget of the summary (default 800)' },
+    type: { type: 'enum', values: TYPES, multiple: true, value: 'TYPE', description: 'only this type (repeatable)' },
+    max: { type: 'integer', min: 0, value: 'N', description: 'at most N entries of each type (default 10)' },
+    'min-priority': { type: 'enum', values: PRIORITIES, value: 'P', description: 'only entries of priority P or higher' },
+    budget: { type: 'integer', min: 1, value: 'TOKENS', description: 'token budget of the summary (default 800)' },
     summary: { type: 'boolean', description: 'print only the summary' },
   },
   positionals: [1, 1],
@@ -33,28 +35,20 @@ export const command = defineCommand({
     'lore query "rotate the database credentials" --file config/.env --json',
     'lore query "write the release notes" --type learning --max 3 --summary',
   ],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const minPriority = ctx.string('min-priority');
-    const result = await getRelevantKnowledge({
-      store,
-      env: ctx.env,
-      query: {
-        taskDescription: ctx.args[0]!,
-        taskType: ctx.string('task-type'),
-        projectId: ctx.string('project'),
-        agentType: ctx.string('agent-type'),
-        filePaths: ctx.strings('file'),
-        technologies: ctx.strings('tech'),
-        types: manyOf(ctx, 'type', TYPES),
-        maxResults: integerFlag(ctx, 'max'),
-        minPriority: minPriority === undefined ? undefined : oneOf('min-priority', minPriority, PRIORITY_VALUES),
-        budget: integerFlag(ctx, 'budget', 1),
-      },
-    });
-    warnSkipped(ctx, result.problems);
-    const { problems: _problems, ...output } = result;
-    if (ctx.json) return void ctx.printJson(output);
+  op: 'knowledge.query',
+  input(ctx): KnowledgeQuery {
+    const query: KnowledgeQuery = { taskDescription: ctx.args[0]! };
+    const texts = [['taskType', 'task-type'], ['projectId', 'project'], ['agentType', 'agent-type']] as const;
+    for (const [field, flag] of texts) if (ctx.string(flag) !== undefined) query[field] = ctx.string(flag);
+    if (ctx.strings('file').length > 0) query.filePaths = ctx.strings('file');
+    if (ctx.strings('tech').length > 0) query.technologies = ctx.strings('tech');
+    if (ctx.strings('type').length > 0) query.types = ctx.strings('type') as KnowledgeType[];
+    if (ctx.number('max') !== undefined) query.maxResults = ctx.number('max');
+    if (ctx.string('min-priority') !== undefined) query.minPriority = ctx.string('min-priority') as Priority;
+    if (ctx.number('budget') !== undefined) query.budget = ctx.number('budget');
+    return query;
+  },
+  print(result, ctx) {
     if (ctx.flag('summary')) return void ctx.print(result.summary);
     const sections: Array<[string, RankedEntry[]]> = [['prohibitions', result.prohibitions], ['recommendations', result.recommendations], ['learnings', result.learnings]];
     for (const [label, entries] of sections) {

@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
-import { rejectLearning } from '../../knowledge/capture.js';
-import { defineCommand } from '../command.js';
+import type { RejectionEvent } from '../../types.js';
+import { defineOpCommand } from '../command.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ rejection: RejectionEvent; removed: string }>({
   name: 'reject',
   summary: 'reject a pending learning, recording why',
   usage: '<id> --reason "..." [options]',
@@ -12,11 +12,13 @@ export const command = defineCommand({
   },
   positionals: [1, 1],
   examples: ['lore reject learn-retry-with-exponential-backoff --reason "already covered by rec-retry-policy"'],
-  async run(ctx) {
+  op: 'learning.reject',
+  input(ctx) {
     const reason = ctx.string('reason');
     if (reason === undefined) throw new UsageError('lore reject needs --reason "..."', 'the reason is kept in log/rejections.ndjson');
-    const result = await rejectLearning({ store: await ctx.openStore(), id: ctx.args[0]!, reason, env: ctx.env });
-    if (ctx.json) return void ctx.printJson(result);
+    return { id: ctx.args[0]!, reason };
+  },
+  print(result, ctx) {
     ctx.print(`${ctx.style.yellow('rejected')} ${result.rejection.id} (${result.removed} removed; recorded in .knowledge/log/rejections.ndjson)`);
   },
 });

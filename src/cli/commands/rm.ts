@@ -1,7 +1,6 @@
-import { removeEntry } from '../../knowledge/manage.js';
-import { defineCommand } from '../command.js';
+import { defineOpCommand } from '../command.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ id: string; file: string }>({
   name: 'rm',
   summary: 'remove a knowledge entry (deletes its file)',
   usage: '<id> [options]',
@@ -9,9 +8,9 @@ export const command = defineCommand({
   options: {},
   positionals: [1, 1],
   examples: ['lore rm rec-use-typescript-strict-mode'],
-  async run(ctx) {
-    const result = await removeEntry({ store: await ctx.openStore(), id: ctx.args[0]! });
-    if (ctx.json) return void ctx.printJson(result);
+  op: 'entry.remove',
+  input: (ctx) => ({ id: ctx.args[0]! }),
+  print(result, ctx) {
     ctx.print(`${ctx.style.green('removed')} ${result.id} (${result.file})`);
   },
 });

@@ -1,9 +1,10 @@
-import { itemText, resolveRoleConstraints, ROLE_LISTS } from '../../entities/roles.js';
-import { defineCommand } from '../command.js';
+import { checkRole, itemText, ROLE_LISTS } from '../../entities/roles.js';
+import type { RolesShowOutput } from '../../ops/player-coach/roles-show.js';
+import { defineOpCommand } from '../command.js';
 import { table } from '../format.js';
-import { originText, overrideText, PROJECT_OPTION, sourceLabel } from './_player-coach.js';
+import { originText, overrideText, PROJECT_OPTION, projectInput, sourceLabel } from './_player-coach.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<RolesShowOutput>({
   name: 'roles show',
   summary: "show a role's constraints for a project, and where each came from",
   usage: '<role> [options]',
@@ -15,13 +16,14 @@ export const command = defineCommand({
   options: { ...PROJECT_OPTION },
   positionals: [1, 1],
   examples: ['lore roles show coach', 'lore roles show coach --project acme', 'lore roles show player --json'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const resolved = await resolveRoleConstraints({ store, role: ctx.args[0]!, project: ctx.string('project') });
-    if (ctx.json) {
-      ctx.printJson({ ...resolved, overrideFile: resolved.overrideFile ?? null });
-      return;
-    }
+  op: 'roles.show',
+  input(ctx) {
+    const role = ctx.args[0]!;
+    // Said as the library says it, not as an input-schema error.
+    checkRole(role);
+    return { role, ...projectInput(ctx) };
+  },
+  print(resolved, ctx) {
     ctx.print(`${ctx.style.bold(resolved.constraints.id)} for project ${resolved.project}`);
     ctx.print(`  base: ${originText(resolved.origin)}`);
     ctx.print(`  additions: ${overrideText(resolved.overrideFile, resolved.project)}`);

@@ -1,8 +1,8 @@
-import { seedDefaults } from '../../entities/seed.js';
-import { defineCommand } from '../command.js';
+import type { SeedItem } from '../../entities/seed.js';
+import { defineOpCommand } from '../command.js';
 import { plural } from '../format.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<{ dryRun: boolean; items: SeedItem[] }>({
   name: 'seed',
   summary: 'write the default roles, gate profiles and modes',
   usage: '[options]',
@@ -17,14 +17,10 @@ export const command = defineCommand({
   },
   positionals: [0, 0],
   examples: ['lore seed', 'lore seed --dry-run', 'lore seed --force'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const items = await seedDefaults(store.root, { force: ctx.flag('force'), dryRun: ctx.flag('dry-run') });
-    if (ctx.json) {
-      ctx.printJson({ dryRun: ctx.flag('dry-run'), items });
-      return;
-    }
-    const verb = ctx.flag('dry-run') ? 'would be ' : '';
+  op: 'store.seed',
+  input: (ctx) => ({ force: ctx.flag('force'), dryRun: ctx.flag('dry-run') }),
+  print({ dryRun, items }, ctx) {
+    const verb = dryRun ? 'would be ' : '';
     for (const item of items) {
       if (item.status === 'kept') continue;
       const label = item.status === 'skipped' ? ctx.style.yellow('skipped') : ctx.style.green(`${verb}${item.status}`);

@@ -1,9 +1,9 @@
+import type { StatusOutput } from '../../ops/store/status.js';
 import { KINDS, RECORD_KINDS } from '../../store/layout.js';
-import { validateStore } from '../../store/validate.js';
-import { defineCommand } from '../command.js';
+import { defineOpCommand } from '../command.js';
 import { plural, table } from '../format.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<StatusOutput>({
   name: 'status',
   summary: 'summarise the store: records per kind, logs, validity',
   usage: '[options]',
@@ -11,21 +11,16 @@ export const command = defineCommand({
   options: {},
   positionals: [0, 0],
   examples: ['lore status', 'lore status --json'],
-  async run(ctx) {
-    const store = await ctx.openStore({ allowInvalidConfig: true });
-    const report = await validateStore(store, { onProgress: (done, total) => ctx.progress(`reading ${done}/${total} files...`) });
-    ctx.progress(undefined);
-    if (ctx.json) {
-      ctx.printJson({ root: report.root, project: store.config.project ?? null, counts: report.counts, logs: report.logs, valid: report.valid, errors: report.errors, warnings: report.warnings });
-      return report.valid ? 0 : 1;
-    }
-    ctx.print(`${ctx.style.bold('lore store')} ${report.root}/.knowledge${store.config.project === undefined ? '' : ` (project ${store.config.project})`}`);
+  op: 'store.status',
+  input: () => ({}),
+  exit: (status) => (status.valid ? 0 : 1),
+  print(status, ctx) {
+    ctx.print(`${ctx.style.bold('lore store')} ${status.root}/.knowledge${status.project === null ? '' : ` (project ${status.project})`}`);
     ctx.print('');
-    ctx.print(table(RECORD_KINDS.map((kind) => [`  ${KINDS[kind].label}`, String(report.counts[kind])]), ctx.columns));
-    for (const log of report.logs) ctx.print(`  ${log.file}: ${plural(log.lines, 'line')}`);
+    ctx.print(table(RECORD_KINDS.map((kind) => [`  ${KINDS[kind].label}`, String(status.counts[kind])]), ctx.columns));
+    for (const log of status.logs) ctx.print(`  ${log.file}: ${plural(log.lines, 'line')}`);
     ctx.print('');
-    const verdict = `${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`;
-    ctx.print(report.valid ? ctx.style.green(`valid (${verdict})`) : ctx.style.red(`invalid (${verdict}): run "lore validate" for details`));
-    return report.valid ? 0 : 1;
+    const verdict = `${plural(status.errors, 'error')}, ${plural(status.warnings, 'warning')}`;
+    ctx.print(status.valid ? ctx.style.green(`valid (${verdict})`) : ctx.style.red(`invalid (${verdict}): run "lore validate" for details`));
   },
 });

@@ -1,10 +1,8 @@
-import { projectOf } from '../../entities/sources.js';
-import { completeFeature } from '../../turns/record.js';
-import { defineCommand } from '../command.js';
-import { PROJECT_OPTION, required } from './_player-coach.js';
-import { printPrune } from './turn-prune.js';
+import type { CompleteFeatureResult } from '../../turns/record.js';
+import { defineOpCommand } from '../command.js';
+import { printPrune, PROJECT_OPTION, projectInput, required } from './_player-coach.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<CompleteFeatureResult>({
   name: 'turn complete',
   summary: 'mark a feature completed, so its turns may be pruned',
   usage: '--feature F [options]',
@@ -18,13 +16,9 @@ export const command = defineCommand({
   },
   positionals: [0, 0],
   examples: ['lore turn complete --feature FEAT-001', 'lore turn complete --feature FEAT-001 --project acme --json'],
-  async run(ctx) {
-    const store = await ctx.openStore();
-    const result = await completeFeature({ store, project: projectOf(store, ctx.string('project')), feature: required(ctx, 'feature', 'turn complete'), now: new Date() });
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+  op: 'turn.complete',
+  input: (ctx) => ({ feature_id: required(ctx, 'feature', 'turn complete'), ...projectInput(ctx) }),
+  print(result, ctx) {
     const feature = result.completion.feature_id;
     ctx.print(result.status === 'completed'
       ? `completed feature ${feature} (${result.file}); its turns may now be pruned`

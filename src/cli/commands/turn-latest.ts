@@ -1,28 +1,7 @@
-import { projectOf } from '../../entities/sources.js';
-import { escalationFor, latestTurn, readTurnLog, type TurnLog } from '../../turns/turn-log.js';
+import type { TurnLatestOutput } from '../../ops/player-coach/turn-latest.js';
 import type { TurnState } from '../../types.js';
-import { defineCommand, type CommandContext } from '../command.js';
-import { formatProblem } from '../format.js';
-import { PROJECT_OPTION, required } from './_player-coach.js';
-
-export const TURN_LOG_OPTIONS = {
-  feature: { type: 'string', value: 'F', description: 'the feature (FEAT-XXX)' },
-  ref: { type: 'string', value: 'REV', description: 'read the log as committed in REV (what hooks and CI use), not the working tree' },
-  ...PROJECT_OPTION,
-} as const;
-
-/** Reads the turn log a command names; skipped lines are reported on stderr. */
-export async function openTurnLog(ctx: CommandContext, name: string): Promise<TurnLog> {
-  const store = await ctx.openStore();
-  const log = await readTurnLog({ store, project: projectOf(store, ctx.string('project')), feature: required(ctx, 'feature', name), ref: ctx.string('ref'), env: ctx.env });
-  for (const problem of log.problems) ctx.note(formatProblem({ ...problem, severity: 'warning' }, ctx.style));
-  return log;
-}
-
-/** Where a log was read: "feature F of project P" plus "at REV". */
-export function logName(log: TurnLog): string {
-  return `feature ${log.feature} of project ${log.project}${log.ref === undefined ? '' : ` at ${log.ref}`}`;
-}
+import { defineOpCommand } from '../command.js';
+import { logName, TURN_LOG_OPTIONS, turnLogInput } from './_player-coach.js';
 
 function describeTurn(t: TurnState): string[] {
   const ac = Object.entries(t.acceptance_criteria_status).map(([id, s]) => `${id} ${s}`).join(', ');
@@ -39,7 +18,7 @@ function describeTurn(t: TurnState): string[] {
   ];
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<TurnLatestOutput>({
   name: 'turn latest',
   summary: 'show the latest turn of a feature',
   usage: '--feature F [options]',
@@ -51,20 +30,16 @@ export const command = defineCommand({
   options: TURN_LOG_OPTIONS,
   positionals: [0, 0],
   examples: ['lore turn latest --feature FEAT-001', 'lore turn latest --feature FEAT-001 --ref HEAD --json'],
-  async run(ctx) {
-    const log = await openTurnLog(ctx, 'turn latest');
-    const turn = latestTurn(log.turns);
-    const escalation = turn === undefined ? null : escalationFor(log.turns, turn.task_id);
-    if (ctx.json) {
-      ctx.printJson({ project: log.project, feature: log.feature, file: log.file, ref: log.ref ?? null, completed: log.completion !== undefined, turn: turn ?? null, escalation });
-      return;
-    }
-    if (turn === undefined) {
-      ctx.print(`no turns recorded for ${logName(log)}`);
+  op: 'turn.latest',
+  input: (ctx) => turnLogInput(ctx, 'turn latest'),
+  print(latest, ctx) {
+    const { turn, escalation } = latest;
+    if (turn === null) {
+      ctx.print(`no turns recorded for ${logName(latest)}`);
       return;
     }
     ctx.print(describeTurn(turn).join('\n'));
-    if (log.completion !== undefined) ctx.print(`  feature completed at ${log.completion.timestamp}`);
+    if (latest.completed_at !== null) ctx.print(`  feature completed at ${latest.completed_at}`);
     if (escalation !== null) {
       ctx.print(ctx.style.yellow(`escalate: ${escalation.task} has had ${escalation.streak} consecutive revise verdicts; the coach's escalate_when rule applies`));
     }

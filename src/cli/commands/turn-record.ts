@@ -1,13 +1,11 @@
 import { UsageError, ValidationError } from '../../errors.js';
-import { projectOf } from '../../entities/sources.js';
 import type { Store } from '../../store/open.js';
 import { parseText } from '../../store/parse.js';
-import { checkTurn, parseTurn, recordTurn } from '../../turns/record.js';
+import { checkTurn, parseTurn, type RecordTurnResult } from '../../turns/record.js';
 import type { TurnState } from '../../types.js';
-import { defineCommand, type CommandContext } from '../command.js';
-import { integer, PROJECT_OPTION } from './_player-coach.js';
+import { defineOpCommand, type CommandContext } from '../command.js';
+import { printPrune, PROJECT_OPTION, projectInput } from './_player-coach.js';
 import { readInputText, storeInputLimit } from '../_input.js';
-import { printPrune } from './turn-prune.js';
 
 const NAME = 'turn record';
 const FLAGS = ['feature', 'task', 'turn', 'player-decision', 'coach-decision', 'progress'] as const;
@@ -46,13 +44,13 @@ async function turnFromFlags(ctx: CommandContext, store: Store, now: Date): Prom
 
 /** The turn input from flags; every required flag must be there. */
 async function fromFlags(ctx: CommandContext, store: Store): Promise<Record<string, unknown>> {
-  const missing = FLAGS.filter((f) => ctx.string(f) === undefined);
+  const missing = FLAGS.filter((f) => ctx.options[f] === undefined);
   if (missing.length > 0) throw new UsageError(`lore ${NAME} needs ${missing.map((f) => `--${f}`).join(', ')} (or --from-file FILE)`, `see lore ${NAME} --help`);
   const results = ctx.string('gate-results');
   return {
     feature_id: ctx.string('feature'),
     task_id: ctx.string('task'),
-    turn_number: integer(ctx, 'turn', NAME),
+    turn_number: ctx.number('turn'),
     player_decision: ctx.string('player-decision'),
     coach_decision: ctx.string('coach-decision'),
     ...(ctx.string('coach-reason') === undefined ? {} : { coach_reason: ctx.string('coach-reason') }),
@@ -64,7 +62,7 @@ async function fromFlags(ctx: CommandContext, store: Store): Promise<Record<stri
   };
 }
 
-export const command = defineCommand({
+export const command = defineOpCommand<RecordTurnResult>({
   name: NAME,
   summary: "record a player/coach turn in its feature's turn log",
   usage: '--feature F --task K --turn N --player-decision TEXT --coach-decision D --progress TEXT [options] | --from-file FILE|-',
@@ -80,7 +78,7 @@ export const command = defineCommand({
   options: {
     feature: { type: 'string', value: 'F', description: 'the feature (FEAT-XXX)' },
     task: { type: 'string', value: 'K', description: 'the task (TASK-XXX)' },
-    turn: { type: 'string', value: 'N', description: 'the turn number, from 1' },
+    turn: { type: 'integer', min: 1, value: 'N', description: 'the turn number, from 1' },
     'player-decision': { type: 'string', value: 'TEXT', description: 'what the player chose to do' },
     'coach-decision': { type: 'string', value: 'D', description: "the coach's verdict: approve, revise or escalate" },
     'coach-reason': { type: 'string', value: 'TEXT', description: 'why the coach decided so' },
@@ -97,25 +95,26 @@ export const command = defineCommand({
     'lore turn record --feature FEAT-001 --task TASK-003 --turn 1 --player-decision "add auth middleware" --coach-decision revise --coach-reason "missing session timeout handling" --progress "Player implemented authentication middleware." --ac login=verified --ac logout=pending',
     'lore turn record --from-file turn.json --json',
   ],
-  async run(ctx) {
+  op: 'turn.record',
+  async input(ctx) {
     const store = await ctx.openStore();
-    const project = projectOf(store, ctx.string('project'));
     const now = new Date();
-    let turn;
+    let turn: TurnState;
     const fromFile = ctx.string('from-file');
     if (fromFile !== undefined) {
       const extra = [...FLAGS, ...OPTIONAL].filter((f) => ctx.options[f] !== undefined && !(Array.isArray(ctx.options[f]) && (ctx.options[f] as unknown[]).length === 0));
       if (extra.length > 0) throw new UsageError(`--from-file gives the whole turn, so ${extra.map((f) => `--${f}`).join(', ')} cannot be used with it`, `see lore ${NAME} --help`);
       const input = await readInputText(ctx, fromFile, storeInputLimit(store));
+      // Checked here, so that what is wrong is shown at its line and column in the file.
       turn = parseTurn(input.text, input.file, now);
     } else {
       turn = await turnFromFlags(ctx, store, now);
     }
-    const result = await recordTurn({ store, project, turn });
-    if (ctx.json) {
-      ctx.printJson(result);
-      return;
-    }
+    // lore sets the id and the timestamp.
+    const { id: _id, timestamp: _timestamp, ...fields } = turn;
+    return { turn: fields, ...projectInput(ctx) };
+  },
+  print(result, ctx) {
     ctx.print(`recorded ${result.turn.id} in ${result.file} (${result.status === 'created' ? 'new turn' : 'updated'})`);
     printPrune(ctx, result.prune, false);
   },

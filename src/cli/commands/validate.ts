@@ -1,8 +1,8 @@
-import { validateStore } from '../../store/validate.js';
-import { defineCommand } from '../command.js';
-import { formatProblem, plural, sortProblems } from '../format.js';
+import type { ValidateOutput } from '../../ops/store/validate.js';
+import { defineOpCommand } from '../command.js';
+import { formatProblem, plural } from '../format.js';
 
-export const command = defineCommand({
+export const command = defineOpCommand<ValidateOutput>({
   name: 'validate',
   summary: 'check every file of the store against its schema and rules',
   usage: '[options]',
@@ -15,18 +15,12 @@ export const command = defineCommand({
   options: {},
   positionals: [0, 0],
   examples: ['lore validate', 'lore validate --json'],
-  async run(ctx) {
-    const store = await ctx.openStore({ allowInvalidConfig: true });
-    const report = await validateStore(store, { onProgress: (done, total) => ctx.progress(`reading ${done}/${total} files...`) });
-    ctx.progress(undefined);
-    const problems = sortProblems(report.problems);
-    if (ctx.json) {
-      ctx.printJson({ valid: report.valid, files: report.files, records: report.records.length, errors: report.errors, warnings: report.warnings, problems });
-    } else {
-      for (const problem of problems) ctx.print(formatProblem(problem, ctx.style));
-      const summary = `checked ${plural(report.files, 'record file')} and ${plural(report.logs.length, 'log')}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`;
-      ctx.print(report.valid ? ctx.style.green(summary) : ctx.style.red(summary));
-    }
-    return report.valid ? 0 : 1;
+  op: 'store.validate',
+  input: () => ({}),
+  exit: (report) => (report.valid ? 0 : 1),
+  print(report, ctx) {
+    for (const problem of report.problems) ctx.print(formatProblem(problem, ctx.style));
+    const summary = `checked ${plural(report.files, 'record file')} and ${plural(report.logs, 'log')}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`;
+    ctx.print(report.valid ? ctx.style.green(summary) : ctx.style.red(summary));
   },
 });

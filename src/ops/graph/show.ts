@@ -1,0 +1,24 @@
+import { fitJson, type FittedJson } from '../../graph/fit.js';
+import { defineOp } from '../_define.js';
+import { DEFAULT_BUDGET, readGraph, requireEntities, type GraphInput } from './_graph.js';
+
+export interface ShowInput extends GraphInput {
+  /** The entity to centre on; the whole graph without it. */
+  name?: string;
+  /** Steps around `name` (default 1). */
+  depth?: number;
+  /** At most this many tokens of compact JSON (default DEFAULT_BUDGET); 0 for no limit. */
+  budget?: number;
+}
+
+/** The graph, or the neighbourhood of one entity nearest first, as a memory file cut to a budget. */
+export const op = defineOp<ShowInput, FittedJson>({
+  name: 'graph.show',
+  async run(input, ctx) {
+    const { backend, graph } = await readGraph(ctx, input.memoryFile);
+    if (input.name !== undefined) requireEntities(graph, [input.name], backend);
+    const view = input.name === undefined ? graph.toJSON() : graph.neighbours(input.name, { depth: input.depth ?? 1 });
+    const budget = input.budget ?? DEFAULT_BUDGET;
+    return fitJson({ entities: view.entities, relationships: view.relationships }, budget === 0 ? Number.POSITIVE_INFINITY : budget);
+  },
+});

@@ -1,0 +1,7 @@
+// The commit guard's operations: check a change, and summarise a change of the knowledge itself.
+import type { OpEntry } from '../_define.js';
+
+export const GUARD_OPS: readonly OpEntry[] = [
+  { name: 'guard.check', summary: 'check a change against the prohibitions (the staged change, a range of commits, or files): findings and whether it is blocked', readOnly: true, load: () => import('./check.js') },
+  { name: 'guard.diff', summary: 'summarise what changed in .knowledge/ between two refs, riskiest first, for a pull request', readOnly: true, load: () => import('./diff.js') },
+];

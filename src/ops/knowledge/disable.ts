@@ -1,0 +1,3 @@
+import { toggleOp } from './_toggle.js';
+
+export const op = toggleOp(false);

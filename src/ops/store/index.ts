@@ -1,0 +1,12 @@
+// The store's operations: open, check and list it.
+import type { OpEntry } from '../_define.js';
+
+export const STORE_OPS: readonly OpEntry[] = [
+  { name: 'store.init', summary: 'scaffold (or complete) .knowledge/ at the top of the git repository', readOnly: false, load: () => import('./init.js') },
+  { name: 'store.seed', summary: 'write the default roles, gate profiles and implementation modes', readOnly: false, load: () => import('./seed.js') },
+  { name: 'store.validate', summary: 'check every file of the store against its schema and rules; list every problem', readOnly: true, load: () => import('./validate.js') },
+  { name: 'store.doctor', summary: 'find (and with fix remove) what crashes left in the store', readOnly: false, load: () => import('./doctor.js') },
+  { name: 'store.status', summary: 'summarise the store: records per kind, logs, validity', readOnly: true, load: () => import('./status.js') },
+  { name: 'record.list', summary: 'list records, optionally of one kind; the filter selects knowledge entries', readOnly: true, load: () => import('./list.js') },
+  { name: 'record.show', summary: 'show one record by id (or a graph entity by name)', readOnly: true, load: () => import('./show.js') },
+];

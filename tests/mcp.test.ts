@@ -1,0 +1,103 @@
+// lore mcp, through the official SDK's client over stdio: the operations as tools with their
+// schemas, tool errors that carry lore's message and places, resources, and another process's
+// writes seen by a running server.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { OPS } from '../src/ops/registry.js';
+import { lore } from './helpers/cli.js';
+import { entry, entryFiles } from './helpers/knowledge.js';
+import { firstText, mcpClient } from './helpers/mcp.js';
+import { tempStore } from './helpers/temp.js';
+
+const STORE = {
+  '.knowledge/config.yaml': 'version: 1\nproject: shop\n',
+  ...entryFiles([entry({ id: 'pro-env', type: 'prohibition', priority: 'critical', title: 'Never commit .env files', globs: ['**/.env'] }), entry({ id: 'rec-strict', title: 'Use strict mode' })]),
+};
+
+describe('lore mcp', () => {
+  it('lists every operation as a tool, named with _ for ., with its input and output schemas and whether it only reads', async (t) => {
+    const { client } = await mcpClient(t, tempStore(t, STORE));
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), OPS.map((op) => op.name.replace(/\./g, '_')).sort());
+    const status = tools.find((tool) => tool.name === 'store_status')!;
+    assert.deepEqual([status.title, status.annotations?.readOnlyHint, status.inputSchema.type, status.outputSchema?.type], ['store.status', true, 'object', 'object']);
+    const list = tools.find((tool) => tool.name === 'record_list')!;
+    // An output that is not an object (a list) is given as { result }.
+    assert.deepEqual([list.outputSchema?.required, (list.outputSchema?.properties as Record<string, { type?: string }>).result?.type], [['result'], 'array']);
+    assert.equal(tools.find((tool) => tool.name === 'store_seed')!.annotations?.readOnlyHint, false);
+    // Self-contained: no reference leaves the document.
+    assert.deepEqual(tools.filter((tool) => /"\$ref":"(?!#)/.test(JSON.stringify([tool.inputSchema, tool.outputSchema]))).map((tool) => tool.name), []);
+    // Valid JSON Schema 2020-12 as a client receives it: each compiles on its own.
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
+    const broken = tools.flatMap((tool) => [['input', tool.inputSchema], ['output', tool.outputSchema]].flatMap(([side, schema]) => {
+      try {
+        ajv.compile(schema as object);
+        return [];
+      } catch (error) {
+        return [`${tool.name} ${String(side)}: ${(error as Error).message}`];
+      }
+    }));
+    assert.deepEqual(broken, []);
+  });
+
+  it('answers a tool call with the operation\'s output, as text and as structured content the client checked', async (t) => {
+    const { client } = await mcpClient(t, tempStore(t, STORE));
+    const status = await client.callTool({ name: 'store_status', arguments: {} });
+    assert.equal(status.isError, undefined);
+    const structured = status.structuredContent as { project: string; counts: { prohibition: number }; valid: boolean };
+    assert.deepEqual([structured.project, structured.counts.prohibition, structured.valid], ['shop', 1, true]);
+    assert.deepEqual(JSON.parse(firstText(status)), structured);
+    const list = await client.callTool({ name: 'record_list', arguments: { kind: 'prohibitions' } });
+    assert.deepEqual((list.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id), ['pro-env']);
+    const prime = await client.callTool({ name: 'agent_prime', arguments: { budget: 500 } });
+    assert.match((prime.structuredContent as { text: string }).text, /\n- \*\*pro-env\*\* Never commit \.env files: /);
+  });
+
+  it('gives lore\'s message, places and hint as a tool error, for bad input and for a refusal', async (t) => {
+    const { client } = await mcpClient(t, tempStore(t, STORE));
+    const bad = await client.callTool({ name: 'record_show', arguments: { id: 'pro-env', kindd: 'x' } });
+    assert.equal(bad.isError, true);
+    assert.equal(firstText(bad), 'error: the input of record.show is invalid\nrecord.show input: error: /kindd: unknown field "kindd" (did you mean "kind"?)');
+    const missing = await client.callTool({ name: 'record_show', arguments: { id: 'pro-evn' } });
+    assert.equal(missing.isError, true);
+    assert.equal(firstText(missing), 'error: no record with id "pro-evn"\nhint: did you mean pro-env?');
+    const json = JSON.parse((missing.content as Array<{ text: string }>)[1]!.text) as { error: { code: string; hint: string } };
+    assert.deepEqual([json.error.code, json.error.hint], ['NOT_FOUND', 'did you mean pro-env?']);
+    const unknown = await client.callTool({ name: 'knowledge_qery', arguments: {} });
+    assert.deepEqual([unknown.isError, firstText(unknown)], [true, 'error: no tool named "knowledge_qery"\nhint: list the tools to see their names']);
+  });
+
+  it('refuses an answer over 100,000 characters, saying how to narrow the request', async (t) => {
+    const many = Array.from({ length: 120 }, (_, i) => entry({ id: `rec-${i}`, title: `Advice ${i}`, description: 'x'.repeat(1000) }));
+    const { client } = await mcpClient(t, tempStore(t, { ...STORE, ...entryFiles(many) }));
+    const all = await client.callTool({ name: 'record_list', arguments: { kind: 'recommendations' } });
+    assert.equal(all.isError, true);
+    assert.match(firstText(all), /^error: the answer of record\.list is \d{6} characters, over the 100000 a tool may return\nhint: narrow the request: a budget, a limit, a filter, a kind$/);
+    const one = await client.callTool({ name: 'record_show', arguments: { id: 'rec-7' } });
+    assert.equal(one.isError, undefined);
+  });
+
+  it('sees what another process writes while it runs', async (t) => {
+    const root = tempStore(t, STORE);
+    const { client } = await mcpClient(t, root);
+    const before = await client.callTool({ name: 'record_list', arguments: { kind: 'prohibitions' } });
+    assert.equal((before.structuredContent as { result: unknown[] }).result.length, 1);
+    const added = await lore(['add', 'prohibition', '--title', 'No force push', '--description', 'Shared history.'], { cwd: root });
+    assert.equal(added.code, 0, added.stderr);
+    const after = await client.callTool({ name: 'record_list', arguments: { kind: 'prohibitions' } });
+    assert.deepEqual((after.structuredContent as { result: Array<{ id: string }> }).result.map((r) => r.id), ['pro-env', 'pro-no-force-push']);
+  });
+
+  it('offers the prime, the store and the schemas as resources', async (t) => {
+    const { client } = await mcpClient(t, tempStore(t, STORE));
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.slice(0, 2).map((r) => r.uri), ['lore://prime', 'lore://store']);
+    assert.ok(resources.some((r) => r.uri === 'lore://schemas/knowledge-entry.schema.json'));
+    const prime = await client.readResource({ uri: 'lore://prime' });
+    assert.match((prime.contents[0] as { text: string }).text, /^# lore: what to know before you act \(project shop\)\n/);
+    const schema = await client.readResource({ uri: 'lore://schemas/ops/record.list.output.schema.json' });
+    assert.equal(JSON.parse((schema.contents[0] as { text: string }).text).type, 'array');
+    await assert.rejects(client.readResource({ uri: 'lore://schemas/../package.json' }), /no resource lore:\/\/schemas\/\.\.\/package\.json/);
+  });
+});

@@ -1,0 +1,68 @@
+// A Workspace keeps what it computed from the store's files until one of them changes, and sees
+// the writes of other processes.
+import assert from 'node:assert/strict';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { Workspace } from '../src/workspace/workspace.js';
+import { lore } from './helpers/cli.js';
+import { tempStore, testEnv } from './helpers/temp.js';
+
+describe('a workspace', () => {
+  it('computes a value once, and again after another process wrote a file it depends on', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\nproject: shop\n' });
+    const dir = join(root, '.knowledge/knowledge/prohibitions');
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    let computed = 0;
+    const value = (): Promise<number> => ws.remember('count', async () => [dir], async () => ++computed);
+    await sleep(60); // past the racy window of the folder's creation
+    assert.equal(await value(), 1);
+    assert.equal(await value(), 1);
+    // Another process adds a prohibition: its file is renamed into the folder.
+    const added = await lore(['add', 'prohibition', '--title', 'No env files', '--description', 'No.', '--glob', '**/.env'], { cwd: root });
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(await value(), 2);
+  });
+
+  it('computes again a value whose files changed within the same moment it was computed, then keeps it', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n', '.knowledge/roles/coach.yaml': 'x' });
+    const file = join(root, '.knowledge/roles/coach.yaml');
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    let computed = 0;
+    const value = (): Promise<number> => ws.remember('v', async () => [file], async () => ++computed);
+    const now = new Date();
+    utimesSync(file, now, now);
+    assert.equal(await value(), 1);
+    // Changed in the same tick: the stamp cannot tell, so the value is not trusted.
+    assert.equal(await value(), 2);
+    await sleep(60);
+    assert.equal(await value(), 3);
+    assert.equal(await value(), 3);
+  });
+
+  it('forgets what invalidate names, and nothing else', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n' });
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    const a = join(root, '.knowledge/graph/entities');
+    const b = join(root, '.knowledge/knowledge/learnings');
+    let countA = 0;
+    let countB = 0;
+    await sleep(60);
+    await ws.remember('a', async () => [a], async () => ++countA);
+    await ws.remember('b', async () => [b], async () => ++countB);
+    ws.invalidate([join(a, 'api.yaml')]);
+    assert.equal(await ws.remember('a', async () => [a], async () => ++countA), 2);
+    assert.equal(await ws.remember('b', async () => [b], async () => ++countB), 1);
+  });
+
+  it('opens the store once, and again when config.yaml changes', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\nproject: shop\n' });
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    await sleep(60);
+    assert.equal((await ws.store()).config.project, 'shop');
+    assert.equal(await ws.store(), await ws.store());
+    writeFileSync(join(root, '.knowledge/config.yaml'), 'version: 1\nproject: garden\n');
+    assert.equal((await ws.store()).config.project, 'garden');
+  });
+});
