@@ -1,6 +1,7 @@
 // An inter-process lock (a log's, the store's): a lock file created exclusively (by link), holding
 // who took it. A lock left by a dead process is broken, carefully, so that two waiters breaking it
 // at once cannot both end up holding it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -78,12 +79,17 @@ async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Prom
  */
 const queues = new Map<string, Promise<void>>();
 
+/** The locks the current flow of calls holds: taking one of them again would wait for itself. */
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
 /**
  * Runs `fn` while holding the lock `<target>.lock`: first in this process (callers take turns,
  * in order), then across processes (the lock file). The timeout counts from this caller's turn.
  */
 export async function withLock<T>(target: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const path = resolve(`${target}.lock`);
+  const mine = held.getStore() ?? new Set<string>();
+  if (mine.has(path)) throw new Error(`lore: ${path} is already held by this call: a lock is not re-entrant`);
   const before = queues.get(path) ?? Promise.resolve();
   let done!: () => void;
   const finished = new Promise<void>((resolveDone) => (done = resolveDone));
@@ -91,7 +97,7 @@ export async function withLock<T>(target: string, fn: () => Promise<T>, options:
   queues.set(path, turn);
   try {
     await before;
-    return await withLockFile(path, fn, options);
+    return await held.run(new Set([...mine, path]), () => withLockFile(path, fn, options));
   } finally {
     done();
     if (queues.get(path) === turn) queues.delete(path);

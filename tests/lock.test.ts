@@ -1,0 +1,41 @@
+// The inter-process lock within one process: many callers at once take turns in order (only the
+// first polls the lock file), and taking a lock the same flow of calls already holds is refused at
+// once instead of waiting for itself.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { withLock } from '../src/log/lock.js';
+import { tempDir } from './helpers/temp.js';
+
+describe('withLock within one process', () => {
+  it('lets 200 callers at once through one at a time, in the order they came', async (t) => {
+    const target = join(tempDir(t), 'log.ndjson');
+    let inside = 0;
+    let most = 0;
+    const order: number[] = [];
+    await Promise.all(Array.from({ length: 200 }, (_, i) => withLock(target, async () => {
+      inside++;
+      most = Math.max(most, inside);
+      assert.ok(existsSync(`${target}.lock`));
+      await new Promise((resolve) => setImmediate(resolve));
+      order.push(i);
+      inside--;
+    })));
+    assert.deepEqual([most, order], [1, Array.from({ length: 200 }, (_, i) => i)]);
+    assert.equal(existsSync(`${target}.lock`), false);
+  });
+
+  it('goes on after a holder throws', async (t) => {
+    const target = join(tempDir(t), 'log.ndjson');
+    const results = await Promise.allSettled([withLock(target, async () => { throw new Error('boom'); }), withLock(target, async () => 'second')]);
+    assert.deepEqual(results.map((r) => r.status === 'fulfilled' ? r.value : (r.reason as Error).message), ['boom', 'second']);
+  });
+
+  it('refuses to take again a lock the same flow holds, at once', async (t) => {
+    const target = join(tempDir(t), 'log.ndjson');
+    const other = join(tempDir(t), 'other.ndjson');
+    const nested = await withLock(target, () => withLock(other, () => withLock(target, async () => 'never').catch((error: Error) => error.message)));
+    assert.equal(nested, `lore: ${target}.lock is already held by this call: a lock is not re-entrant`);
+  });
+});
