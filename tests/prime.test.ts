@@ -1,20 +1,11 @@
 // lore prime: what an agent must know at the start of a session, within a token budget.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Prime } from '../src/prompt/prime.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { tempStore } from './helpers/temp.js';
 
-interface Prime {
-  text: string;
-  tokens: number;
-  budget: number;
-  project: string | null;
-  role: string | null;
-  included: { critical: string[]; high: string[]; recommendations: string[]; learnings: string[] };
-  omitted: { high: number; recommendations: number; learnings: number };
-  pending: number;
-}
 
 const STORE = {
   '.knowledge/config.yaml': 'version: 1\nproject: shop\n',

@@ -2,20 +2,8 @@
 // syntax that makes required literals hard (flags, classes, escapes, quantifiers, case folding),
 // each with a sampler, so the lines and paths made from them match often instead of rarely.
 
-/** A deterministic generator of numbers in [0, 1) (mulberry32). */
+/** A deterministic generator of numbers in [0, 1): glob-fuzz.ts's prng (mulberry32). */
 export type Rng = () => number;
-
-/** mulberry32: small, fast and good enough to drive a generator; the same seed gives the same run. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
 const between = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
