@@ -1,0 +1,8 @@
+// Placeholder: replaced by the screen itself.
+import { html } from '../html.js';
+import type { ScreenProps } from '../screens.js';
+
+/** The Player / coach screen. */
+export function PlayerCoachScreen(_props: ScreenProps) {
+  return html`<section class="screen"><header class="screen-head"><h1>Player / coach</h1></header><p class="empty">Not built yet.</p></section>`;
+}
