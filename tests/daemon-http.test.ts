@@ -43,7 +43,7 @@ test('an operation over HTTP: the input and output of its schemas, written throu
   const shown = await get(`/api/ops/record.show?input=${encodeURIComponent(JSON.stringify({ id: body.id }))}`);
   assert.equal(shown.status, 200);
   assert.equal(((await shown.json()) as { value: { title: string } }).value.title, 'Prefer small pure functions');
-  const cli = await lore(['show', body.id, '--json'], { cwd: root, env: { LORE_NO_DAEMON: '1' } });
+  const cli = await lore(['show', body.id, '--json'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
   assert.deepEqual(JSON.parse(cli.stdout), await (await get(`/api/records/${body.id}`)).json());
 });
 
@@ -82,7 +82,7 @@ test('errors carry the code, message, hint and problems by field; ids go through
   assert.equal(body.error.message, 'the input of entry.add is invalid');
   const traversal = await post('/api/ops/entry.add', { ...ADD, entry: { ...ENTRY, id: '../../x' } });
   assert.equal(traversal.status, 400);
-  const cli = await lore(['add', 'recommendation', '--id', '../../x', '--title', ENTRY.title, '--description', ENTRY.description, '--json'], { cwd: root, env: { LORE_NO_DAEMON: '1' } });
+  const cli = await lore(['add', 'recommendation', '--id', '../../x', '--title', ENTRY.title, '--description', ENTRY.description, '--json'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
   assert.equal(cli.code, 2);
   assert.deepEqual(await traversal.json(), JSON.parse(cli.stdout));
   const missing = await post('/api/ops/record.show', { id: '../../etc/passwd' });
