@@ -4,7 +4,8 @@ import { relative, sep } from 'node:path';
 import { git, gitTopLevel } from '../../git/exec.js';
 import { knowledgeDiff, type KnowledgeDiff } from '../../guard/knowledge-diff.js';
 import { LoreError } from '../../errors.js';
-import { KINDS, KNOWLEDGE_DIR, RECORD_KINDS } from '../../store/layout.js';
+import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, RECORD_KINDS } from '../../store/layout.js';
+import { isTransient } from '../../store/leftovers.js';
 import { logKind } from '../../store/log-kinds.js';
 import { defineOp } from '../_define.js';
 
@@ -83,6 +84,8 @@ async function uncommitted(where: Where, storeDir: string): Promise<UncommittedF
     if (field.length < 4) continue;
     const [x, y, path] = [field[0]!, field[1]!, field.slice(3)];
     const inStore = path.slice(storeDir.length + 1);
+    // The cache, temp and lock files are never committed, even where no .gitignore says so.
+    if (inStore.startsWith(`${CACHE_DIR}/`) || isTransient(inStore.slice(inStore.lastIndexOf('/') + 1))) continue;
     files.push({ path, change: changeOf(x, y), staged: x !== ' ' && x !== '?', unstaged: y !== ' ', area: areaOf(inStore) });
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
