@@ -86,15 +86,20 @@ export function GraphCanvas({ entities, relationships, selected, centre, search,
       minZoom: 0.2,
       maxZoom: 3,
       style: [
-        { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'text-wrap': 'wrap', 'text-max-width': '160px', 'font-size': 11, 'font-family': 'system-ui, sans-serif', color: '#1c2230', 'text-valign': 'bottom', 'text-margin-y': 4, width: 22, height: 22, 'border-width': 2, 'border-color': '#fff' } },
+        { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'text-wrap': 'wrap', 'text-max-width': '180px', 'text-background-color': '#ffffff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', 'text-background-shape': 'roundrectangle', 'font-size': 13, 'font-family': 'system-ui, sans-serif', color: '#1c2230', 'text-valign': 'bottom', 'text-margin-y': 4, width: 26, height: 26, 'border-width': 2, 'border-color': '#fff' } },
         { selector: 'node.centre', style: { width: 32, height: 32 } },
         { selector: 'node.selected', style: { 'border-color': '#1c2230', 'border-width': 3 } },
         { selector: 'node.match', style: { 'border-color': '#f5b73b', 'border-width': 4 } },
         { selector: '.faded', style: { opacity: 0.25 } },
-        { selector: 'edge', style: { width: 1.5, 'line-color': '#b6bcc8', 'target-arrow-color': '#b6bcc8', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 9, color: '#5d6678', 'text-rotation': 'autorotate', 'text-background-color': '#fff', 'text-background-opacity': 1, 'text-background-padding': '2px' } },
+        { selector: 'edge', style: { width: 1.5, 'line-color': '#b6bcc8', 'target-arrow-color': '#b6bcc8', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 11, color: '#5d6678', 'text-rotation': 'autorotate', 'text-background-color': '#fff', 'text-background-opacity': 1, 'text-background-padding': '2px' } },
       ],
-      layout: { name: entities.length <= 1 ? 'grid' : 'cose', animate: false, padding: 40, nodeRepulsion: () => 9000, idealEdgeLength: () => 110 } as cytoscape.LayoutOptions,
+      layout: { name: entities.length <= 1 ? 'grid' : 'cose', animate: false, padding: 40, nodeRepulsion: () => 1_000_000, idealEdgeLength: () => 140, nodeOverlap: 40, numIter: 2000 } as cytoscape.LayoutOptions,
     });
+    // fit() would blow a small graph up to the largest zoom: keep labels at a readable size.
+    if (core.zoom() > 1.1) {
+      core.zoom(1.1);
+      core.center();
+    }
     core.on('tap', 'node', (event) => select.current(event.target.data('name') as string));
     core.on('tap', (event) => {
       if (event.target === core) select.current(undefined);
