@@ -16,9 +16,6 @@ import { entry, entryFiles } from './helpers/knowledge.js';
 import { ACME_OVERRIDES, config, ndjson, turn } from './helpers/player-coach.js';
 import { gitRepo, gitSync, tempStore, testEnv, writeFiles } from './helpers/temp.js';
 
-/** Closes the page before the daemon stops, so its cut event stream is not a page error. */
-const done = (page: Page): Promise<void> => page.context().close();
-
 const texts = (page: Page, selector: string): Promise<string[]> => page.locator(selector).allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' ').trim()));
 
 /** Polls `read` (the page's CSP refuses the string predicates of waitForFunction) until `done` holds; 5 s at most. */
@@ -87,7 +84,6 @@ describe('the web UI: context graph', () => {
 
     await page.selectOption('select[name="depth"]', '2');
     assert.deepEqual(await drawnNodes(page, 4), ['Auth "v2" [beta]', 'C:\\data\\N #1 <b>bold</b> & `code`', 'Web App', 'end']);
-    await done(page);
   });
 
   it('says how to start a graph when the store has none, and redraws when one is added on disk', async (t) => {
@@ -97,7 +93,6 @@ describe('the web UI: context graph', () => {
     assert.equal(await page.locator('.empty').innerText(), 'No graph yet: lore graph add-entity --name "Auth Service" --type service');
     assert.equal((await lore(['graph', 'add-entity', '--name', 'Auth Service', '--type', 'service'], { cwd: root })).code, 0);
     assert.deepEqual(await drawnNodes(page, 1), ['Auth Service']);
-    await done(page);
   });
 });
 
@@ -141,7 +136,6 @@ describe('the web UI: thought DAG', () => {
     await page.waitForSelector(`.node-detail[data-node="${plan}"]`);
     assert.equal(await page.locator('.node-detail .badge.branch').innerText(), '⎇ parser');
     assert.deepEqual((await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).sort(), [reader, docs].sort());
-    await done(page);
   });
 
   it('says how to record a thought when the log is empty', async (t) => {
@@ -149,7 +143,6 @@ describe('the web UI: thought DAG', () => {
     const daemon = await startDaemon(t, root);
     const page = await openPage(t, await browser(t), `${daemon.url}/#/dag`);
     assert.equal(await page.locator('.empty').innerText(), 'No thoughts yet: lore dag append --project-context "$PWD" --thought "Plan the parser" --tag task');
-    await done(page);
   });
 });
 
@@ -209,7 +202,6 @@ describe('the web UI: player / coach', () => {
     assert.equal(await page.locator('.override-file').innerText(), 'no override file (.knowledge/overrides/demo.yaml)');
     assert.equal(await page.locator('table.gates tr[data-profile="QG-feature-4-6"] td:nth-child(5)').innerText(), '80% store');
     assert.equal(await page.locator('.empty').last().innerText(), 'no turns recorded for project demo yet: lore turn record --feature FEAT-001 --task TASK-001 --turn 1 …');
-    await done(page);
   });
 });
 
@@ -245,7 +237,6 @@ describe('the web UI: changes', () => {
     await page.click('button:has-text("Refresh")');
     await page.waitForSelector('.empty:has-text("No uncommitted changes")');
     assert.deepEqual((await texts(page, 'table.diff-records tbody tr td:first-child .mono')), ['pro-env', 'rec-note', 'rec-retry', 'rec-small']);
-    await done(page);
   });
 
   it('says there is nothing to compare on a repository without a default branch', async (t) => {
@@ -255,6 +246,5 @@ describe('the web UI: changes', () => {
     const page = await openPage(t, await browser(t), `${daemon.url}/#/changes`);
     await page.waitForSelector('.empty');
     assert.deepEqual(await texts(page, '.empty'), ['No uncommitted changes to .knowledge/', 'No knowledge diff: no default branch to compare with (neither origin/HEAD, main nor master exists)']);
-    await done(page);
   });
 });

@@ -2,7 +2,7 @@
 // status reports (staged, unstaged, untracked) and the knowledge diff of the branch against the
 // default branch, riskiest first, as `lore diff` summarises it for reviewers.
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { Empty, ErrorBanner, Tone, useOp } from './_view-parts.js';
 
 interface FieldChange { field: string; risk: string; summary: string }

@@ -2,7 +2,7 @@
 // and depth) and its nodes oldest first, and one node with its parents, its children and the
 // critics' verdicts on it. Route: #/dag/<project>/<node>.
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { Empty, ErrorBanner, Tone, useOp, When } from './_view-parts.js';
 
 interface DagNode {

@@ -3,7 +3,7 @@
 // Route: #/graph (the whole graph) or #/graph/<entity>/<depth>.
 import { useState } from 'preact/hooks';
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { GraphCanvas, matches, typeColour, type Entity, type Relationship } from './_graph-view.js';
 import { Empty, ErrorBanner, useOp } from './_view-parts.js';
 

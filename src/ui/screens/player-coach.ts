@@ -3,7 +3,7 @@
 // the fallback built into lore), and the turn history of the project's features.
 // Route: #/player-coach/<project>/<feature>.
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { Empty, ErrorBanner, Source, useOp } from './_view-parts.js';
 import { TurnHistory, type TurnFeatures } from './_turns.js';
 
