@@ -88,6 +88,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Agents (issue 12): add entries below this line.
   { name: 'prime', group: 'Agents', summary: 'what an agent must know at the start of a session, within a token budget', load: () => import('./commands/prime.js') },
   { name: 'mcp', group: 'Agents', summary: 'serve the operations as MCP tools over stdio (for agents)', load: () => import('./commands/mcp.js') },
+  { name: 'serve', group: 'Agents', summary: 'run the daemon: the live index, the HTTP API and the web UI', load: () => import('./commands/serve.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

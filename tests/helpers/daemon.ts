@@ -22,7 +22,7 @@ export interface Daemon {
 
 /** Starts `lore serve --port 0` (plus `args`) on the store at `root`; resolves once it listens. */
 export async function startDaemon(t: TestContext, root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-open', ...args], { cwd: root, env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: root, env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
