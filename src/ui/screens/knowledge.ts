@@ -44,7 +44,8 @@ async function loadRows(filters: Filters): Promise<Loaded> {
   const filter = filterInput(filters);
   const all = await op<EntryRecord[]>('record.list', { kind: 'entries', ...(hasFilters(filters) ? { filter } : {}) });
   const pending = all.filter((r) => r.kind === 'pending').length;
-  const entries = all.filter((r) => r.kind !== 'pending');
+  // Sorted by id, as lore list and lore export sort: the type's prefix groups them.
+  const entries = all.filter((r) => r.kind !== 'pending').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const projects = [...new Set(entries.map((r) => r.value.projectId).filter((p): p is string => p !== undefined))].sort();
   const agentTypes = [...new Set(entries.flatMap((r) => r.value.agentTypes ?? []))].sort();
   const text = filters.text.trim();
