@@ -113,9 +113,13 @@ export function createApp(options: AppOptions): Hono {
   });
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`) }));
 
+  /** Operations answered, by name (health shows them). */
+  const served: Record<string, number> = {};
   const run = async (c: Context, name: string, input: unknown): Promise<Response> => {
+    if (findOp(name) === undefined) return refuse(c, 404, 'NOT_FOUND', `no operation named ${JSON.stringify(name)}`, 'GET /api/ops lists the operations');
     // An answer is never behind a change the watcher already reported.
     await options.watcher?.flush();
+    served[name] = (served[name] ?? 0) + 1;
     const notes: string[] = [];
     try {
       const output = await runOp(name, input, { ws: options.ws, note: (text) => notes.push(text), progress: () => undefined }, { checkOutput: options.checkOutput });
@@ -188,6 +192,7 @@ export function createApp(options: AppOptions): Hono {
       batches: options.live?.batches ?? 0,
       lastChange: options.live?.lastChange ?? null,
       listeners: options.hub.size,
+      served,
       rssBytes: process.memoryUsage().rss,
     });
   });

@@ -1,6 +1,7 @@
 // The screens of the UI, in the order of the navigation. A screen is a component of its route:
 // `#/<id>/<rest...>` shows screen <id> with `path` = the rest.
 import type { FunctionComponent } from 'preact';
+import type { ScreenProps } from './screen.js';
 import { KnowledgeScreen } from './screens/knowledge.js';
 import { ReviewScreen } from './screens/review.js';
 import { TransferScreen } from './screens/transfer.js';
@@ -9,13 +10,6 @@ import { GraphScreen } from './screens/graph.js';
 import { DagScreen } from './screens/dag.js';
 import { ChangesScreen } from './screens/changes.js';
 
-/** What every screen is given. */
-export interface ScreenProps {
-  /** The route's parts after the screen's id: `#/knowledge/R-001` → ['R-001']. */
-  path: string[];
-  /** Goes to another route: navigate('knowledge', 'R-001'). */
-  navigate(...parts: string[]): void;
-}
 
 export interface Screen {
   id: string;

@@ -6,7 +6,7 @@ import { op, OpError, schema, type Problem } from '../api.js';
 import { entryProblems, MANAGED, type EntryRecord } from '../entries.js';
 import { changedFields, cleanValue, Fields, unplaced, type FormOptions, type SchemaNode, type Value } from '../form.js';
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 
 /** What entry.add fills in when the form leaves it out: shown with these values to start with. */
 const ADD_START: Value = { scope: 'global', priority: 'medium', source: 'manual', enabled: true, keywords: [] };

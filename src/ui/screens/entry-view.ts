@@ -6,7 +6,7 @@ import { op, OpError, schema, useStoreEvents } from '../api.js';
 import { isEntryProblem, PriorityBadge, shortTime, TypeBadge, type EntryRecord, type Stats } from '../entries.js';
 import { labelOf, type SchemaNode } from '../form.js';
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { ProblemsBanner, useStoreProblems } from '../store-problems.js';
 
 type State = { record: EntryRecord } | { missing: string } | undefined;

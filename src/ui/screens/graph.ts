@@ -1,6 +1,6 @@
 // Placeholder: replaced by the screen itself.
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 
 /** The Context graph screen. */
 export function GraphScreen(_props: ScreenProps) {

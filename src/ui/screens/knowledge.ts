@@ -6,7 +6,7 @@ import { op, OpError, useStoreEvents } from '../api.js';
 import { isEntryProblem, PriorityBadge, TypeBadge, type Entry, type EntryRecord } from '../entries.js';
 import { html } from '../html.js';
 import { FilterBar, filterInput, hasFilters, useFilters, type Filters } from '../knowledge-filter.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { ProblemsBanner, useStoreProblems } from '../store-problems.js';
 import { EntryForm } from './entry-form.js';
 import { EntryView } from './entry-view.js';

@@ -6,7 +6,7 @@ import { op, OpError, schema, useStoreEvents, type Problem } from '../api.js';
 import { entryProblems, isEntryProblem, MANAGED, PriorityBadge, shortTime, TypeBadge, type Entry } from '../entries.js';
 import { changedFields, cleanValue, Fields, labelOf, unplaced, type SchemaNode, type Value } from '../form.js';
 import { html } from '../html.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { ProblemsBanner, useStoreProblems } from '../store-problems.js';
 
 /** How similar an existing entry must be to be listed next to a pending learning. */

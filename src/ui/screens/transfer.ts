@@ -8,7 +8,7 @@ import { TypeBadge } from '../entries.js';
 import type { SchemaNode } from '../form.js';
 import { html } from '../html.js';
 import { describeFilters, FilterBar, filterInput, hasFilters, useFilters } from '../knowledge-filter.js';
-import type { ScreenProps } from '../screens.js';
+import type { ScreenProps } from '../screen.js';
 import { where } from '../store-problems.js';
 
 interface ImportItem {

@@ -1,0 +1,237 @@
+// `lore serve` as a real process on real stores: one per store, daemon.json and its removal, a
+// killed daemon's stale file, the read commands through the daemon (same bytes as without), the
+// watcher's events (content changes, problems appearing and clearing, a checkout as one batch),
+// and the commit hook that never waits for it.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { SAMPLE } from './helpers/graph-sample.js';
+import { lore } from './helpers/cli.js';
+import { entry, entryFiles } from './helpers/knowledge.js';
+import { gitRepo, gitSync, testEnv, writeFiles } from './helpers/temp.js';
+
+const ENTRY = 'rec-use-parameterised-queries';
+
+async function repoStore(t: import('node:test').TestContext): Promise<string> {
+  const root = gitRepo(t, { 'README.md': '# demo\n' });
+  const run = async (args: string[], input?: string): Promise<void> => {
+    const result = await lore(args, { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }), ...(input === undefined ? {} : { input }) });
+    assert.equal(result.code, 0, `lore ${args.join(' ')}: ${result.stderr}`);
+  };
+  await run(['init']);
+  await run(['add', 'recommendation', '--title', 'Use parameterised queries', '--description', 'Build SQL with placeholders, never by string concatenation', '--keyword', 'sql', '--keyword', 'database']);
+  await run(['add', 'prohibition', '--title', 'Never commit .env files', '--description', 'Secrets live in the vault', '--priority', 'critical', '--glob', '**/.env', '--keyword', 'env']);
+  await run(['graph', 'apply', '-'], JSON.stringify(SAMPLE));
+  await run(['turn', 'record', '--feature', 'FEAT-1', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'add the query layer', '--coach-decision', 'revise', '--coach-reason', 'no tests', '--progress', 'query layer written', '--ac', 'login=verified', '--ac', 'logout=pending']);
+  return root;
+}
+
+async function health(d: Daemon): Promise<{ batches: number; served: Record<string, number>; watcher: { state: string } }> {
+  return (await (await fetch(`${d.url}/api/health`)).json()) as never;
+}
+
+/** The daemon's server-sent events, collected as they come. */
+async function events(t: import('node:test').TestContext, d: Daemon): Promise<{ all: Array<{ event: string; data: any }>; next(type: string, timeoutMs?: number): Promise<any> }> {
+  const controller = new AbortController();
+  t.after(() => controller.abort());
+  const response = await fetch(`${d.url}/api/events`, { signal: controller.signal });
+  const all: Array<{ event: string; data: any }> = [];
+  let buffer = '';
+  let seen = 0;
+  const waiters: Array<() => void> = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event !== undefined && data !== undefined) all.push({ event, data: JSON.parse(data) });
+          for (const w of waiters.splice(0)) w();
+        }
+      }
+    } catch {
+      // aborted at the end of the test
+    }
+  })();
+  const next = async (type: string, timeoutMs = 5000): Promise<any> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const found = all.slice(seen).findIndex((e) => e.event === type);
+      if (found >= 0) {
+        seen += found + 1;
+        return all[seen - 1]!.data;
+      }
+      if (Date.now() > until) throw new Error(`no ${type} event in ${timeoutMs} ms; got ${JSON.stringify(all.slice(seen))}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  };
+  await next('hello');
+  return { all, next };
+}
+
+test('one daemon per store: daemon.json (0600) names it, a second one is refused with its address, SIGTERM removes both files', async (t) => {
+  const root = await repoStore(t);
+  const d = await startDaemon(t, root);
+  const file = join(root, '.knowledge', '.cache', 'daemon.json');
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  const info = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(Object.keys(info), ['url', 'host', 'port', 'version', 'store', 'startedAt', 'process', 'token']);
+  assert.equal(info.url, d.url);
+  assert.equal(info.host, '127.0.0.1');
+  assert.equal(info.process.pid, d.child.pid);
+  assert.equal(info.store, root);
+  assert.equal(info.version, JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  assert.match(info.token, /^[0-9a-f]{64}$/);
+  assert.match(d.output(), new RegExp(`^lore serve: ${root}/\\.knowledge at ${d.url}/  \\(Ctrl-C stops it\\)\\n`));
+
+  const second = await lore(['serve', '--port', '0'], { cwd: root });
+  assert.equal(second.code, 2);
+  assert.equal(second.stderr, `error: a lore serve already runs for this store (pid ${d.child.pid}), at ${d.url}\nhint: open ${d.url}/, or stop it (kill ${d.child.pid}) to start another\n`);
+
+  assert.equal(await d.stop(), 0);
+  assert.equal(existsSync(file), false);
+  assert.equal(existsSync(join(root, '.knowledge', '.cache', 'daemon.lock')), false);
+});
+
+test('a daemon killed with -9 leaves a stale daemon.json: the CLI reads the files, and the next lore serve replaces it', async (t) => {
+  const root = await repoStore(t);
+  const first = await startDaemon(t, root);
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+  assert.equal(existsSync(join(root, '.knowledge', '.cache', 'daemon.json')), true);
+  const direct = await lore(['list'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  assert.deepEqual(await lore(['list'], { cwd: root }), direct);
+  const second = await startDaemon(t, root);
+  const info = JSON.parse(readFileSync(join(root, '.knowledge', '.cache', 'daemon.json'), 'utf8'));
+  assert.equal(info.process.pid, second.child.pid);
+  assert.notEqual(second.token, first.token);
+});
+
+test('the read commands print the same through the daemon as from the files, byte for byte, and the daemon answered each', async (t) => {
+  const root = await repoStore(t);
+  const task = JSON.stringify({ task: { description: 'add a database query for users' }, plan: { approach: 'write the sql by string concatenation', fileChanges: [{ path: 'src/db/users.ts' }, { path: 'config/.env' }] } });
+  const runs: Array<{ args: string[]; input?: string; op: string }> = [
+    { args: ['query', 'database sql queries'], op: 'knowledge.query' },
+    { args: ['check-plan'], input: task, op: 'plan.check' },
+    { args: ['prompt', 'agent'], input: task, op: 'prompt.agent' },
+    { args: ['prompt', 'coach', '--task-type', 'feature', '--complexity', '5', '--feature', 'FEAT-1', '--task', 'TASK-1', '--turn', '2'], op: 'prompt.coach' },
+    { args: ['prime'], op: 'agent.prime' },
+    { args: ['list'], op: 'record.list' },
+    { args: ['show', ENTRY], op: 'record.show' },
+    { args: ['show', 'no-such-id'], op: 'record.show' },
+    { args: ['graph', 'context'], op: 'graph.context' },
+    { args: ['turn', 'latest', '--feature', 'FEAT-1'], op: 'turn.latest' },
+  ];
+  const direct = [];
+  for (const run of runs) {
+    for (const json of [false, true]) {
+      const args = json ? [...run.args, '--json'] : run.args;
+      direct.push(await lore(args, { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }), ...(run.input === undefined ? {} : { input: run.input }) }));
+    }
+  }
+  const d = await startDaemon(t, root);
+  let at = 0;
+  for (const run of runs) {
+    for (const json of [false, true]) {
+      const args = json ? [...run.args, '--json'] : run.args;
+      const expected: unknown = direct[at++];
+      assert.deepEqual(await lore(args, { cwd: root, ...(run.input === undefined ? {} : { input: run.input }) }), expected, `lore ${args.join(' ')}`);
+    }
+  }
+  assert.equal(direct[2]!.code, 1, 'check-plan is blocked by the .env prohibition, the same way both times');
+  assert.equal(direct[14]!.code, 2, 'show of an unknown id fails the same way both times');
+  const served = (await health(d)).served;
+  for (const run of runs) assert.ok((served[run.op] ?? 0) >= 2, `the daemon answered ${run.op}: ${JSON.stringify(served)}`);
+  // --memory-file is read where the command runs: the daemon is not asked.
+  const before = served['graph.context'];
+  writeFileSync(join(root, 'context.json'), JSON.stringify({ entities: [], relationships: [] }));
+  const local = await lore(['graph', 'context', '--memory-file', 'context.json'], { cwd: root });
+  assert.equal(local.code, 0, local.stderr);
+  assert.equal((await health(d)).served['graph.context'], before);
+});
+
+test('the watcher: a change on disk is an event with its record, a record made invalid shows its problem and clears, a touch is nothing, the index follows', async (t) => {
+  const root = await repoStore(t);
+  const d = await startDaemon(t, root);
+  const stream = await events(t, d);
+  const file = join(root, '.knowledge', 'knowledge', 'recommendations', `${ENTRY}.yaml`);
+  const rel = `.knowledge/knowledge/recommendations/${ENTRY}.yaml`;
+  const original = readFileSync(file, 'utf8');
+
+  writeFileSync(file, original.replace('title: Use parameterised queries', 'title: Use bound parameters in queries'));
+  const changed = await stream.next('change');
+  assert.deepEqual(changed, { paths: [rel], records: [{ path: rel, kind: 'recommendation', id: ENTRY, change: 'changed' }], problems: { appeared: [], cleared: [] }, by: 'watcher' });
+  const shown = await lore(['show', ENTRY, '--json'], { cwd: root });
+  assert.equal(JSON.parse(shown.stdout).value.title, 'Use bound parameters in queries');
+
+  writeFileSync(file, original.replace('priority: medium', 'priority: urgent'));
+  const broken = await stream.next('change');
+  assert.deepEqual(broken.problems.appeared.map((p: any) => [p.file, p.pointer, p.message]), [[rel, '/priority', 'priority must be one of low, medium, high, critical (found "urgent")']]);
+  writeFileSync(file, original);
+  const fixed = await stream.next('change');
+  assert.deepEqual(fixed.problems, { appeared: [], cleared: broken.problems.appeared });
+
+  const batches = (await health(d)).batches;
+  utimesSync(file, new Date(), new Date());
+  await sleep(400);
+  assert.equal((await health(d)).batches, batches, 'a touch changes no content: no batch');
+
+  const added = await lore(['add', 'learning', '--title', 'Migrations run in a transaction', '--description', 'A failed migration leaves nothing behind', '--json'], { cwd: root });
+  assert.equal(added.code, 0, added.stderr);
+  const id = JSON.parse(added.stdout).id;
+  const event = await stream.next('change');
+  assert.deepEqual(event.records, [{ path: `.knowledge/knowledge/learnings/${id}.yaml`, kind: 'learning', id, change: 'added' }]);
+});
+
+test('a checkout that rewrites 300 files is one batch, and the daemon answers from the new files', async (t) => {
+  const root = await repoStore(t);
+  gitSync(root, ['add', '-A']);
+  gitSync(root, ['commit', '-qm', 'store']);
+  gitSync(root, ['checkout', '-qb', 'many']);
+  writeFiles(root, entryFiles(Array.from({ length: 300 }, (_, i) => entry({ id: `lrn-bulk-${String(i).padStart(3, '0')}` }))));
+  gitSync(root, ['add', '-A']);
+  gitSync(root, ['commit', '-qm', 'many learnings']);
+  gitSync(root, ['checkout', '-q', 'main']);
+  const d = await startDaemon(t, root);
+  const stream = await events(t, d);
+  const before = (await health(d)).batches;
+  execFileSync('git', ['checkout', '-q', 'many'], { cwd: root, env: testEnv() });
+  const batch = await stream.next('change');
+  assert.equal(batch.paths.length, 300);
+  assert.deepEqual(batch.problems.appeared, []);
+  await sleep(300);
+  assert.equal((await health(d)).batches, before + 1);
+  const listed = await lore(['list', 'learnings', '--json'], { cwd: root });
+  assert.equal(JSON.parse(listed.stdout).filter((r: { id: string }) => r.id.startsWith('lrn-bulk-')).length, 300);
+});
+
+test('the commit hook never waits for the daemon, even one that is stopped', { timeout: 60_000 }, async (t) => {
+  const root = await repoStore(t);
+  gitSync(root, ['add', '-A']);
+  gitSync(root, ['commit', '-qm', 'store']);
+  const d = await startDaemon(t, root);
+  process.kill(d.child.pid!, 'SIGSTOP');
+  try {
+    writeFileSync(join(root, 'app.ts'), 'export const x = 1;\n');
+    gitSync(root, ['add', 'app.ts']);
+    const hook = await lore(['hook', 'pre-commit'], { cwd: root });
+    assert.equal(hook.code, 0, hook.stderr);
+    writeFileSync(join(root, '.env'), 'SECRET=1\n');
+    gitSync(root, ['add', '.env']);
+    assert.equal((await lore(['hook', 'pre-commit'], { cwd: root })).code, 1);
+  } finally {
+    process.kill(d.child.pid!, 'SIGCONT');
+  }
+});
