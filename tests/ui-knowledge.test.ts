@@ -44,7 +44,9 @@ const read = (root: string, path: string): string => readFileSync(join(root, pat
 test('the knowledge screens: add, refuse an invalid edit, approve, search and filter, import, export, follow the disk', async (t) => {
   const root = gitRepo(t, FILES);
   const daemon = await startDaemon(t, root);
-  const page = await openPage(t, await browser(t), `${daemon.url}/#/knowledge`);
+  // Refusals the test provokes (an invalid edit, an invalid import, the show of an invalid file): the page shows them.
+  const refused = ['entry.edit', 'knowledge.import', 'record.show'].map((name) => `${daemon.url}/api/ops/${name}`);
+  const page = await openPage(t, await browser(t), `${daemon.url}/#/knowledge`, { expected: (text, url) => text.includes('status of 422') && refused.includes(url) });
 
   // The table: every entry, sorted as the store lists them, with its usage.
   await waitForIds(page, ['learn-retry', 'pro-env', 'rec-strict']);
@@ -235,5 +237,6 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   // Fixed on disk: the problem clears and the entry is back.
   writeFileSync(join(root, strict), read(root, strict).replace('priority: urgent', 'priority: low'));
   await page.locator('h1.entry-title').waitFor({ timeout: 3000 });
-  assert.equal(await page.locator('.banner.problems').count(), 0);
+  await page.locator('.banner.problems').waitFor({ state: 'detached', timeout: 3000 });
+  assert.equal(await page.locator('h1.entry-title').textContent(), 'Use strict mode everywhere');
 });
