@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browser, openPage, screenshot } from './helpers/browser.js';
+import { browser, openPage, screenshot as save } from './helpers/browser.js';
 import { lore } from './helpers/cli.js';
 import { startDaemon } from './helpers/daemon.js';
 import { configYaml, entry, entryFiles } from './helpers/knowledge.js';
@@ -25,6 +25,12 @@ const FILES = {
   ]),
   '.knowledge/log/applications.ndjson': '{"id":"a1","entryId":"rec-strict","taskId":"T1","helpful":true,"timestamp":"2026-02-01T00:00:00.000Z"}\n',
 };
+
+/** A full-page screenshot, from the top (the navigation sticks to where the page is scrolled). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await save(page, name);
+}
 
 /** The ids in the Knowledge table, in order. */
 const tableIds = (page: Page): Promise<string[]> => page.locator('table.entries tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));

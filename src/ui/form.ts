@@ -118,19 +118,38 @@ function Field(props: FieldProps): Markup {
     const itemProblems = problems.filter((p) => p.pointer !== undefined && p.pointer.startsWith(`${pointer}/`));
     return html`<div class=${itemProblems.length > 0 ? `${classes} invalid` : classes}>${label}${widget}${help}<${Errors} problems=${[...here, ...itemProblems]} /></div>`;
   } else if (type === 'object' && node.properties !== undefined) {
+    // An optional group not set is one button: its required sub-fields are not asked for until wanted.
+    if (value === undefined && !props.required) {
+      return html`<div class="field"><label>${labelOf(name)} <code class="key">${name}</code></label>${help}
+        ${readOnly ? html`<span class="muted">none</span>` : html`<div><button type="button" class="small" onClick=${() => onChange({})}>Add ${labelOf(name).toLowerCase()}</button></div>`}<${Errors} problems=${here} /></div>`;
+    }
     return html`<fieldset class=${`group ${classes}`}><legend>${labelOf(name)} <code class="key">${name}</code></legend>${help}<${Errors} problems=${here} />
-      <${Fields} root=${root} node=${node} value=${(value ?? {}) as Value} pointer=${pointer} problems=${problems} readOnly=${readOnly} onChange=${onChange} /></fieldset>`;
+      <${Fields} root=${root} node=${node} value=${(value ?? {}) as Value} pointer=${pointer} problems=${problems} readOnly=${readOnly} onChange=${onChange} />
+      ${props.required || readOnly ? '' : html`<button type="button" class="small" onClick=${() => onChange(undefined)}>Remove ${labelOf(name).toLowerCase()}</button>`}</fieldset>`;
   } else if (type === 'number' || type === 'integer') {
     widget = html`<input type="number" step=${type === 'integer' ? '1' : 'any'} ...${common} value=${value === undefined ? '' : String(value)} onInput=${(e: Event) => { const t = (e.target as HTMLInputElement).value; onChange(t === '' ? undefined : Number(t)); }} />`;
   } else {
     const text = value === undefined ? '' : String(value);
-    // Short, shaped strings (ids, dates, titles) are one line; free text gets room.
-    const oneLine = node.maxLength !== undefined || node.pattern !== undefined || node.format !== undefined || name === 'createdBy' || name === 'approvedBy' || name === 'sourceRef';
-    widget = oneLine
+    // Shaped strings (ids, dates, bounded titles) are one line; free text grows with what is typed.
+    const shaped = node.maxLength !== undefined || node.pattern !== undefined || node.format !== undefined;
+    widget = shaped
       ? html`<input type="text" ...${common} value=${text} onInput=${(e: Event) => onChange((e.target as HTMLInputElement).value)} />`
-      : html`<textarea ...${common} rows=${Math.max(2, Math.min(10, Math.ceil(text.length / 90) + 1))} value=${text} onInput=${(e: Event) => onChange((e.target as HTMLTextAreaElement).value)}></textarea>`;
+      : html`<textarea ...${common} class="grow" rows=${rowsFor(text)} value=${text} onInput=${(e: Event) => onChange((e.target as HTMLTextAreaElement).value)}></textarea>`;
   }
   return html`<div class=${classes}>${label}${widget}${help}<${Errors} problems=${here} /></div>`;
+}
+
+/** Rows for a text: its lines, long ones wrapped at about 100 characters, at most 12. */
+function rowsFor(text: string): number {
+  const rows = text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 100)), 0);
+  return Math.min(12, rows);
+}
+
+/** Whether a property's widget is small (a select, a checkbox, a number): several share a row. */
+function isShort(root: SchemaNode, node: SchemaNode): boolean {
+  const n = resolve(root, node);
+  const type = typeOf(n);
+  return n.enum !== undefined || type === 'boolean' || type === 'number' || type === 'integer';
 }
 
 /** The enum value a select's text stands for ('' → unset). */
@@ -184,11 +203,29 @@ export function Fields(props: FieldsProps): Markup {
   const shown = (name: string): boolean => required.has(name) || !isEmpty(value[name]) || problems.some((p) => (p.pointer ?? '').startsWith(`${pointer}/${name}`));
   const main = names.filter(shown);
   const more = names.filter((n) => !shown(n));
-  if (more.length === 0) return html`<div class="fields">${main.map(field)}</div>`;
-  return html`<div class="fields">${main.map(field)}
+  // Runs of small fields share a row, so a form is not a long column of narrow selects.
+  const laid = (list: string[]): Markup[] => {
+    const out: Markup[] = [];
+    let run: string[] = [];
+    const flush = (): void => {
+      if (run.length > 0) out.push(run.length === 1 ? field(run[0]!) : html`<div class="field-row">${run.map(field)}</div>`);
+      run = [];
+    };
+    for (const name of list) {
+      if (isShort(root, node.properties![name]!)) run.push(name);
+      else {
+        flush();
+        out.push(field(name));
+      }
+    }
+    flush();
+    return out;
+  };
+  if (more.length === 0) return html`<div class="fields">${laid(main)}</div>`;
+  return html`<div class="fields">${laid(main)}
     <details class="more" open=${open} onToggle=${(e: Event) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary>More fields (${more.length}): ${more.join(', ')}</summary>
-      ${open ? more.map(field) : ''}
+      ${open ? laid(more) : ''}
     </details></div>`;
 }
 

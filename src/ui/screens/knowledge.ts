@@ -121,7 +121,7 @@ function KnowledgeTable({ navigate }: { navigate: ScreenProps['navigate'] }) {
   return html`<section class="screen knowledge">
     <header class="screen-head">
       <h1>Knowledge</h1>
-      ${loaded === undefined ? '' : html`<span class="muted count">${loaded.total} ${loaded.total === 1 ? 'entry' : 'entries'}</span>`}
+      ${loaded === undefined ? '' : html`<span class="muted count">${loaded.total} ${loaded.total === 1 ? 'entry' : 'entries'}${hasFilters(filters) ? ' pass the filters' : ''}</span>`}
       <div class="spacer"></div>
       ${loaded !== undefined && loaded.pending > 0 ? html`<a class="button" href="#/review">${loaded.pending} pending review</a>` : ''}
       <a class="button" href="#/transfer">Import / export</a>
