@@ -32,15 +32,21 @@ subscribe((event) => {
   timer = setTimeout(() => void load(), 50);
 });
 
-/** The store's problems that `keep` selects; undefined until they are read. */
-export function useStoreProblems(keep: (problem: Problem) => boolean): Problem[] | undefined {
+/**
+ * The store's problems that `keep` selects; undefined until they are read. They are first read
+ * once `ready` (the screen's own data shown): validating a large store takes a while, and the
+ * daemon answers one request at a time, so the screen's data must not wait behind it.
+ */
+export function useStoreProblems(keep: (problem: Problem) => boolean, ready = true): Problem[] | undefined {
   const [, setTick] = useState(0);
   useEffect(() => {
     const listener = (): void => setTick((n) => n + 1);
     listeners.add(listener);
-    if (problems === undefined) void load();
     return () => void listeners.delete(listener);
   }, []);
+  useEffect(() => {
+    if (ready && problems === undefined) void load();
+  }, [ready]);
   return problems?.filter(keep);
 }
 

@@ -17,7 +17,7 @@ export function EntryView({ id, navigate }: { id: string; navigate: ScreenProps[
   const [order, setOrder] = useState<string[]>([]);
   const [message, setMessage] = useState<{ error: boolean; text: string } | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
-  const problems = useStoreProblems((p) => isEntryProblem(p) && (p.file ?? '').endsWith(`/${id}.yaml`));
+  const problems = useStoreProblems((p) => isEntryProblem(p) && (p.file ?? '').endsWith(`/${id}.yaml`), state !== undefined);
 
   const reload = (): void => {
     op<EntryRecord | EntryRecord[]>('record.show', { id, kind: 'entries' }).then(

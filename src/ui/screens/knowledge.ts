@@ -84,7 +84,7 @@ function KnowledgeTable({ navigate }: { navigate: ScreenProps['navigate'] }) {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState(filters.text);
   const version = useRef(0);
-  const problems = useStoreProblems(isEntryProblem);
+  const problems = useStoreProblems(isEntryProblem, loaded !== undefined);
 
   const reload = (): void => {
     const mine = ++version.current;

@@ -25,7 +25,7 @@ export function ReviewScreen(_props: ScreenProps) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [done, setDone] = useState<string | undefined>(undefined);
   const [root, setRoot] = useState<SchemaNode | undefined>(undefined);
-  const problems = useStoreProblems((p) => isEntryProblem(p) && (p.file ?? '').includes('/pending/'));
+  const problems = useStoreProblems((p) => isEntryProblem(p) && (p.file ?? '').includes('/pending/'), items !== undefined);
   const reload = (): void => {
     op<Pending[]>('learning.pending', { similar: SIMILAR }).then(
       (list) => {
