@@ -235,3 +235,22 @@ test('the commit hook never waits for the daemon, even one that is stopped', { t
     process.kill(d.child.pid!, 'SIGCONT');
   }
 });
+
+test('writes through the daemon and through the CLI at the same moment all land, each as its own file', async (t) => {
+  const root = await repoStore(t);
+  const d = await startDaemon(t, root);
+  const http = Array.from({ length: 20 }, (_, i) => fetch(`${d.url}/api/ops/entry.add`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-lore-token': d.token },
+    body: JSON.stringify({ type: 'learning', entry: { title: `Learned over http ${i}`, description: 'from the UI' } }),
+  }).then(async (r) => ({ status: r.status, id: ((await r.json()) as { id: string }).id })));
+  const cli = Array.from({ length: 8 }, (_, i) => lore(['add', 'learning', '--title', `Learned on the command line ${i}`, '--description', 'from a terminal', '--json'], { cwd: root }));
+  const [viaHttp, viaCli] = await Promise.all([Promise.all(http), Promise.all(cli)]);
+  assert.deepEqual(viaHttp.map((r) => r.status), Array(20).fill(200));
+  assert.deepEqual(viaCli.map((r) => r.code), Array(8).fill(0));
+  const ids = [...viaHttp.map((r) => r.id), ...viaCli.map((r) => JSON.parse(r.stdout).id as string)];
+  assert.equal(new Set(ids).size, 28);
+  for (const id of ids) assert.equal(existsSync(join(root, '.knowledge', 'knowledge', 'learnings', `${id}.yaml`)), true, id);
+  const status = gitSync(root, ['status', '--porcelain', '--untracked-files=all', '--', '.knowledge/knowledge/learnings']);
+  assert.equal(status.split('\n').filter((l) => l.startsWith('?? ')).length, 28);
+});

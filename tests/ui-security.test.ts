@@ -39,11 +39,13 @@ test('another origin cannot change or read the store through the browser; the UI
   const context = await b.newContext();
   const page = await context.newPage();
   await page.goto(evilUrl);
-  await page.waitForFunction(() => (window as unknown as { results: { done?: boolean } }).results?.done === true);
-  const results = await page.evaluate(() => (window as unknown as { results: Record<string, string> }).results);
+  // Runs in the page: no DOM types here.
+  const page_ = globalThis as unknown as { results?: Record<string, string | boolean>; document: { getElementById(id: string): { submit(): void } } };
+  await page.waitForFunction(() => (globalThis as unknown as typeof page_).results?.done === true);
+  const results = await page.evaluate(() => (globalThis as unknown as typeof page_).results!);
   assert.equal(results.json, 'blocked', 'the preflight for a custom header is refused');
   assert.equal(results.read, 'blocked', 'no CORS: another origin cannot read the answer');
-  await Promise.all([page.waitForLoadState('load'), page.evaluate(() => (document.getElementById('f') as HTMLFormElement).submit())]);
+  await Promise.all([page.waitForLoadState('load'), page.evaluate(() => (globalThis as unknown as typeof page_).document.getElementById('f').submit())]);
   await page.waitForTimeout(300);
   const dir = join(root, '.knowledge', 'knowledge', 'recommendations');
   assert.deepEqual(existsSync(dir) ? readdirSync(dir) : [], [], 'nothing was written');

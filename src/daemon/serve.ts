@@ -56,11 +56,14 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
   const root = await ws.root();
   const instance = await claimInstance(root);
   const hub = new EventHub();
+  const { git } = await import('../git/exec.js');
+  const indexLock = await git(['rev-parse', '--path-format=absolute', '--git-path', 'index.lock'], { cwd: root, env: options.env }).then((out) => out.trim(), () => undefined);
   const live = new LiveStore(ws, hub);
   const watcher = new StoreWatcher({
     root,
     watch: options.watch ?? chokidarWatch,
     onBatch: (batch) => live.apply(batch),
+    ...(indexLock === undefined || indexLock === '' ? {} : { gitIndexLock: indexLock }),
     onState: (state, message) => {
       hub.publish({ type: 'watcher', data: { state, ...(message === undefined ? {} : { message }) } });
       if (message !== undefined) options.log(`lore serve: ${message}`);

@@ -4,6 +4,7 @@
 // A periodic reconcile walks the folder and repairs anything the watcher missed; a watcher that
 // fails is closed, reported, and started again after a reconcile: never silently stale.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -40,7 +41,15 @@ export interface WatcherOptions {
   maxWaitMs?: number;
   /** How often (ms) to reconcile; 0 = only on demand. */
   reconcileMs?: number;
+  /**
+   * The repository's index lock (`.git/index.lock`): git holds it while a checkout, pull or rebase
+   * rewrites the working tree, so a batch waits for it (up to 10 s) and such a command is one batch.
+   */
+  gitIndexLock?: string;
 }
+
+/** The longest a batch waits for git to release its index lock. */
+const GIT_WAIT_MS = 10_000;
 
 /** Names lore writes for a moment or derives: never knowledge, never watched. */
 export function isIgnored(knowledge: string, path: string): boolean {
@@ -128,9 +137,23 @@ export class StoreWatcher {
     if (this.pending.size === 0) this.firstPending = Date.now();
     this.pending.add(path);
     clearTimeout(this.timer);
+    this.schedule();
+  }
+
+  private schedule(): void {
     const waited = Date.now() - this.firstPending;
-    const delay = Math.max(0, Math.min(this.options.debounceMs ?? 75, (this.options.maxWaitMs ?? 1000) - waited));
-    this.timer = setTimeout(() => void this.flush(), delay);
+    const delay = Math.max(0, Math.min(this.options.debounceMs ?? 100, (this.options.maxWaitMs ?? 1000) - waited));
+    this.timer = setTimeout(() => this.settle(), delay);
+  }
+
+  /** Applies the batch once quiet, unless git is still rewriting the working tree. */
+  private settle(): void {
+    const lock = this.options.gitIndexLock;
+    if (lock !== undefined && existsSync(lock) && Date.now() - this.firstPending < GIT_WAIT_MS) {
+      this.timer = setTimeout(() => this.settle(), this.options.debounceMs ?? 100);
+      return;
+    }
+    void this.flush();
   }
 
   /** Applies what is pending now (the daemon calls it before answering, so an answer is never behind a reported change). */
