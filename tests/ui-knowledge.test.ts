@@ -15,6 +15,17 @@ import { configYaml, entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, testEnv } from './helpers/temp.js';
 
 const K = '.knowledge/knowledge';
+
+/** What the functions run in the page use of it (the tests compile without the DOM's types). */
+interface Dom {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
+  };
+  location: { hash: string };
+  scrollTo(x: number, y: number): void;
+  marker?: boolean;
+}
 const FILES = {
   '.knowledge/config.yaml': configYaml(),
   ...entryFiles([
@@ -28,7 +39,7 @@ const FILES = {
 
 /** A full-page screenshot, from the top (the navigation sticks to where the page is scrolled). */
 async function screenshot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => (globalThis as unknown as Dom).scrollTo(0, 0));
   await save(page, name);
 }
 
@@ -38,7 +49,7 @@ const tableIds = (page: Page): Promise<string[]> => page.locator('table.entries 
 /** Waits until the Knowledge table shows exactly these ids. */
 async function waitForIds(page: Page, ids: string[], timeout = 5000): Promise<void> {
   try {
-    await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('table.entries tbody tr')].map((r) => r.getAttribute('data-id'))) === JSON.stringify(want), ids, { timeout });
+    await page.waitForFunction((want) => JSON.stringify([...(globalThis as unknown as Dom).document.querySelectorAll('table.entries tbody tr')].map((r) => r.getAttribute('data-id'))) === JSON.stringify(want), ids, { timeout });
   } catch (error) {
     await screenshot(page, 'knowledge-failed');
     throw new Error(`the table shows ${JSON.stringify(await tableIds(page))}, not ${JSON.stringify(ids)}`, { cause: error });
@@ -70,7 +81,7 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   await page.locator('[name="/keywords"]').fill('tokens\nlogging');
   await screenshot(page, 'knowledge-add');
   await page.getByRole('button', { name: 'Add prohibition' }).click();
-  await page.waitForFunction(() => location.hash === '#/knowledge/pro-never-log-tokens');
+  await page.waitForFunction(() => (globalThis as unknown as Dom).location.hash === '#/knowledge/pro-never-log-tokens');
   await page.locator('h1.entry-title').waitFor();
   const file = `${K}/prohibitions/pro-never-log-tokens.yaml`;
   const added = read(root, file);
@@ -112,7 +123,7 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   // Fixed, it saves: only that field (and updatedAt) changes.
   await page.locator('[name="/validFrom"]').fill('2026-01-31');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await page.waitForFunction(() => location.hash === '#/knowledge/pro-never-log-tokens');
+  await page.waitForFunction(() => (globalThis as unknown as Dom).location.hash === '#/knowledge/pro-never-log-tokens');
   await page.locator('h1.entry-title').waitFor();
   assert.match(read(root, file), /\nenabled: true\nvalidFrom: "?2026-01-31"?\n|\nvalidFrom: "?2026-01-31"?\n/);
 
@@ -152,7 +163,7 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   await screenshot(page, 'knowledge-search');
   await page.locator('input.search').fill('');
   // Without words, the table is the filtered list again: no score column.
-  await page.waitForFunction(() => document.querySelector('table.entries th')?.textContent === 'Entry');
+  await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelector('table.entries th')?.textContent === 'Entry');
   await waitForIds(page, ['learn-retry-jitter']);
 
   // Export with these filters: the bytes of lore export with the same filters.
@@ -180,9 +191,9 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   assert.equal(existsSync(join(root, K, 'recommendations', 'rec-imported.yaml')), false);
   await screenshot(page, 'transfer-preview');
   await page.locator('select[name="on-conflict"]').selectOption('overwrite');
-  await page.waitForFunction(() => document.querySelector('table.import-preview tbody tr:last-child td:last-child')?.textContent === 'changed (overwritten)');
+  await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelector('table.import-preview tbody tr:last-child td:last-child')?.textContent === 'changed (overwritten)');
   await page.locator('select[name="on-conflict"]').selectOption('skip');
-  await page.waitForFunction(() => document.querySelector('table.import-preview tbody tr:last-child td:last-child')?.textContent === 'skipped: the id is taken');
+  await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelector('table.import-preview tbody tr:last-child td:last-child')?.textContent === 'skipped: the id is taken');
   await page.getByRole('button', { name: 'Import 1 entry' }).click();
   await page.locator('.import .banner.info').waitFor();
   assert.equal(await page.locator('.import .banner.info').textContent(), 'Imported: 1 created, 1 skipped.');
@@ -216,18 +227,18 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   await page.locator('select[name="filter-priority"]').selectOption('');
   await page.locator('select[name="filter-source"]').selectOption('');
   await waitForIds(page, ['learn-retry', 'learn-retry-jitter', 'pro-env', 'pro-never-log-tokens', 'rec-imported', 'rec-strict']);
-  await page.evaluate(() => { (window as unknown as { marker: boolean }).marker = true; });
+  await page.evaluate(() => { (globalThis as unknown as Dom).marker = true; });
   const strict = `${K}/recommendations/rec-strict.yaml`;
   const original = read(root, strict);
   let started = Date.now();
   writeFileSync(join(root, strict), original.replace('title: Use strict mode', 'title: Use strict mode everywhere'));
-  await page.waitForFunction(() => document.querySelector('tr[data-id="rec-strict"] .title')?.textContent === 'Use strict mode everywhere', undefined, { timeout: 3000 });
+  await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelector('tr[data-id="rec-strict"] .title')?.textContent === 'Use strict mode everywhere', undefined, { timeout: 3000 });
   const onDisk = Date.now() - started;
   assert.ok(onDisk < 1000, `the page showed the change after ${onDisk} ms`);
   started = Date.now();
   assert.equal((await lore(['disable', 'rec-strict'], { cwd: root, env: testEnv() })).code, 0);
-  await page.waitForFunction(() => document.querySelector('tr[data-id="rec-strict"] td:last-child')?.textContent === 'disabled', undefined, { timeout: 3000 });
-  assert.equal(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker), true);
+  await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelector('tr[data-id="rec-strict"] td:last-child')?.textContent === 'disabled', undefined, { timeout: 3000 });
+  assert.equal(await page.evaluate(() => (globalThis as unknown as Dom).marker), true);
 
   // A file made invalid on disk: left out of the table, its problem shown.
   writeFileSync(join(root, strict), read(root, strict).replace('priority: medium', 'priority: urgent'));
