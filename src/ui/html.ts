@@ -4,3 +4,6 @@ import htm from 'htm';
 
 /** Preact's `h` as a template tag: html`<p class="empty">${text}</p>`. */
 export const html = htm.bind(h);
+
+/** What an `html` template gives: one node, or several. */
+export type Markup = ReturnType<typeof html>;

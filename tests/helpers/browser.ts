@@ -17,14 +17,20 @@ export async function browser(t: TestContext): Promise<Browser> {
   return b;
 }
 
+export interface OpenOptions {
+  /** Console errors the test causes on purpose: Chromium logs every refused request (an invalid edit's 422) as one. */
+  expected?(text: string, url: string): boolean;
+}
+
 /** A page of `url` in a 1440×900 window; console errors and failed requests fail the test at its end. */
-export async function openPage(t: TestContext, b: Browser, url: string): Promise<Page> {
+export async function openPage(t: TestContext, b: Browser, url: string, options: OpenOptions = {}): Promise<Page> {
   const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
     // The event stream breaks when the daemon stops at the end of the test: not the page's fault.
-    if (message.type() === 'error' && !message.location().url.endsWith('/api/events')) errors.push(message.text());
+    if (message.type() !== 'error' || message.location().url.endsWith('/api/events')) return;
+    if (options.expected?.(message.text(), message.location().url) !== true) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   t.after(() => {
