@@ -179,8 +179,11 @@ test('the watcher: a change on disk is an event with its record, a record made i
   writeFileSync(file, original.replace('priority: medium', 'priority: urgent'));
   const broken = await stream.next('change');
   assert.deepEqual(broken.problems.appeared.map((p: any) => [p.file, p.pointer, p.message]), [[rel, '/priority', 'priority must be one of low, medium, high, critical (found "urgent")']]);
+  const kept = (await (await fetch(`${d.url}/api/problems`)).json()) as { problems: Array<{ file: string; pointer: string }> };
+  assert.deepEqual(kept.problems.map((p) => [p.file, p.pointer]), [[rel, '/priority']]);
   writeFileSync(file, original);
   const fixed = await stream.next('change');
+  assert.deepEqual(await (await fetch(`${d.url}/api/problems`)).json(), { problems: [] });
   assert.deepEqual(fixed.problems, { appeared: [], cleared: broken.problems.appeared });
 
   const batches = (await health(d)).batches;

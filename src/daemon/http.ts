@@ -197,6 +197,13 @@ export function createApp(options: AppOptions): Hono {
     });
   });
 
+  // The records' problems the daemon keeps up to date: what a page shows without validating the store.
+  app.get('/api/problems', async (c) => {
+    await options.watcher?.flush();
+    if (options.live === undefined) return run(c, 'store.validate', {});
+    return c.json({ problems: await options.live.problems() });
+  });
+
   app.post('/api/reconcile', async (c) => {
     if (options.watcher === undefined) return refuse(c, 503, 'USAGE', 'no watcher runs');
     const changes = await options.watcher.reconcile();

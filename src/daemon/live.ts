@@ -33,6 +33,12 @@ export class LiveStore {
     return { problems, records: new Map(result.records.map((r) => [r.file, { kind: r.kind, id: r.id }])) };
   }
 
+  /** The records' problems as of the last batch (read again when the first read failed), by file and line. */
+  async problems(): Promise<Problem[]> {
+    this.known ??= await this.read();
+    return [...this.known.problems.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  }
+
   /** Reads the records once, so the first batch can say what it changed. */
   async start(): Promise<void> {
     this.known = await this.read().catch(() => undefined);

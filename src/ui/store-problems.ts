@@ -1,8 +1,9 @@
-// The store's validation problems, live: read once with store.validate, then read again whenever
+// The store's validation problems, live: read once from the daemon (which keeps the records'
+// problems up to date as files change, so nothing is validated for it), then read again whenever
 // the daemon reports problems appearing or clearing, so a file made invalid on disk shows at once
 // (invalid files are left out of every list, and this is where a person learns why).
 import { useEffect, useState } from 'preact/hooks';
-import { op, subscribe, type Problem } from './api.js';
+import { get, subscribe, type Problem } from './api.js';
 import { html } from './html.js';
 
 let problems: Problem[] | undefined;
@@ -11,7 +12,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 
 function load(): Promise<void> {
-  loading ??= op<{ problems: Problem[] }>('store.validate', {}).then(
+  loading ??= get<{ problems: Problem[] }>('/api/problems').then(
     (result) => {
       problems = result.problems;
     },
@@ -34,8 +35,7 @@ subscribe((event) => {
 
 /**
  * The store's problems that `keep` selects; undefined until they are read. They are first read
- * once `ready` (the screen's own data shown): validating a large store takes a while, and the
- * daemon answers one request at a time, so the screen's data must not wait behind it.
+ * once `ready` (the screen's own data shown), so the screen's data never waits behind them.
  */
 export function useStoreProblems(keep: (problem: Problem) => boolean, ready = true): Problem[] | undefined {
   const [, setTick] = useState(0);
