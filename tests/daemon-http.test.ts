@@ -25,7 +25,7 @@ async function app(t: import('node:test').TestContext, ui = true) {
     headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, origin: `http://${HOST}`, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  const get = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers: { host: HOST, ...headers } });
+  const get = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers: { host: HOST, 'x-lore-token': TOKEN, ...headers } });
   return { root, server, post, get };
 }
 
@@ -54,11 +54,16 @@ test('refusals: a rebinding Host, a missing or wrong token, another origin, a cr
     ['rebinding Host on a read', await get('/api/health', { host: 'attacker.test' }), 403, 'the Host header "attacker.test" does not name this daemon'],
     ['missing token', await server.request('/api/ops/entry.add', { method: 'POST', headers: { host: HOST, 'content-type': 'application/json' }, body: JSON.stringify(ADD) }), 403, 'this request needs the daemon token (header x-lore-token)'],
     ['wrong token', await post('/api/ops/entry.add', ADD, { 'x-lore-token': 'b'.repeat(64) }), 403, 'this request needs the daemon token (header x-lore-token)'],
-    ['cross-origin', await post('/api/ops/entry.add', ADD, { origin: 'http://evil.example' }), 403, 'a request from http://evil.example may not change this store'],
-    ['cross-site fetch', await post('/api/ops/entry.add', ADD, { 'sec-fetch-site': 'cross-site', origin: `http://${HOST}` }), 403, 'a cross-site request may not change this store'],
+    ['cross-origin', await post('/api/ops/entry.add', ADD, { origin: 'http://evil.example' }), 403, 'a request from http://evil.example may not use this daemon'],
+    ['cross-site fetch', await post('/api/ops/entry.add', ADD, { 'sec-fetch-site': 'cross-site', origin: `http://${HOST}` }), 403, 'a cross-site request may not use this daemon'],
     ['form post', await post('/api/ops/entry.add', 'type=recommendation', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'the body must be JSON (content-type: application/json)'],
     ['too large', await post('/api/ops/knowledge.import', { text: 'x'.repeat(MAX_BODY_BYTES) }), 413, `the body is larger than ${MAX_BODY_BYTES} bytes`],
     ['write by GET', await get('/api/ops/entry.add'), 405, 'entry.add changes the store: POST it'],
+    ['read without the token', await server.request('/api/ops/record.list', { headers: { host: HOST } }), 403, 'this request needs the daemon token (header x-lore-token)'],
+    ['cross-site read', await get('/api/health', { 'sec-fetch-site': 'cross-site' }), 403, 'a cross-site request may not use this daemon'],
+    ['same-site read', await get('/api/records', { 'sec-fetch-site': 'same-site' }), 403, 'a same-site request may not use this daemon'],
+    ['foreign origin on a read', await get('/api/records', { origin: 'http://evil.example' }), 403, 'a request from http://evil.example may not use this daemon'],
+    ['a token of other bytes', await post('/api/ops/entry.add', ADD, { 'x-lore-token': `${'a'.repeat(63)}\u00e9` }), 403, 'this request needs the daemon token (header x-lore-token)'],
     ['PUT', await server.request('/api/ops/entry.add', { method: 'PUT', headers: { host: HOST } }), 405, 'PUT is not served here'],
   ];
   for (const [name, response, status, message] of cases) {
@@ -95,17 +100,28 @@ test('errors carry the code, message, hint and problems by field; ids go through
   assert.equal(notJson.status, 400);
 });
 
-test('the UI page: the token in the page, a strict Content-Security-Policy, the libraries from the installed packages; off with --no-ui', async (t) => {
-  const { get } = await app(t);
-  const page = await get('/');
-  assert.equal(page.status, 200);
-  assert.equal(page.headers.get('content-security-policy'), CSP);
+test('the UI page: only for the token (the printed link sets a strict cookie), a strict Content-Security-Policy, the libraries from the installed packages; off with --no-ui', async (t) => {
+  const { get, server } = await app(t);
+  const page = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers: { host: HOST, ...headers } });
+  const locked = await page('/');
+  assert.equal(locked.status, 401);
+  const lockedHtml = await locked.text();
+  assert.equal(lockedHtml.includes(TOKEN), false);
+  assert.ok(lockedHtml.includes('This page needs the link <code>lore serve</code> printed'));
+  assert.equal((await page(`/?token=${'b'.repeat(64)}`)).status, 401);
+  const login = await page(`/?token=${TOKEN}`);
+  assert.equal(login.status, 303);
+  assert.equal(login.headers.get('location'), '/');
+  assert.equal(login.headers.get('set-cookie'), `lore_token=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`);
+  const ui = await page('/', { cookie: `other=1; lore_token=${TOKEN}` });
+  assert.equal(ui.status, 200);
+  assert.equal(ui.headers.get('content-security-policy'), CSP);
   assert.match(CSP, /^default-src 'none'; script-src 'self' 'sha256-[A-Za-z0-9+/]+='; style-src 'self';/);
-  assert.equal(page.headers.get('x-frame-options'), 'DENY');
-  const html = await page.text();
+  assert.equal(ui.headers.get('x-frame-options'), 'DENY');
+  const html = await ui.text();
   assert.ok(html.includes(`<meta name="lore-token" content="${TOKEN}">`));
   assert.ok(html.includes(`<script type="importmap">${IMPORT_MAP}</script>`));
-  const preact = await get('/vendor/preact.js');
+  const preact = await page('/vendor/preact.js');
   assert.equal(preact.status, 200);
   assert.equal(await preact.text(), readFileSync(new URL('../node_modules/preact/dist/preact.mjs', import.meta.url), 'utf8'));
   for (const path of ['/vendor/left-pad.js', '/static/..%2f..%2fpackage.json', '/app/../package.json', '/nothing']) assert.equal((await get(path)).status, 404, path);

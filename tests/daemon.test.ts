@@ -4,10 +4,11 @@
 // and the commit hook that never waits for it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { liveDaemon } from '../src/daemon/address.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { SAMPLE } from './helpers/graph-sample.js';
 import { lore } from './helpers/cli.js';
@@ -15,6 +16,7 @@ import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, gitSync, testEnv, writeFiles } from './helpers/temp.js';
 
 const ENTRY = 'rec-use-parameterised-queries';
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function repoStore(t: import('node:test').TestContext): Promise<string> {
   const root = gitRepo(t, { 'README.md': '# demo\n' });
@@ -87,14 +89,16 @@ test('one daemon per store: daemon.json (0600) names it, a second one is refused
   const file = join(root, '.knowledge', '.cache', 'daemon.json');
   assert.equal(statSync(file).mode & 0o777, 0o600);
   const info = JSON.parse(readFileSync(file, 'utf8'));
-  assert.deepEqual(Object.keys(info), ['url', 'host', 'port', 'version', 'store', 'startedAt', 'process', 'token']);
+  assert.deepEqual(Object.keys(info), ['url', 'host', 'port', 'version', 'store', 'startedAt', 'process', 'token', 'env']);
   assert.equal(info.url, d.url);
   assert.equal(info.host, '127.0.0.1');
   assert.equal(info.process.pid, d.child.pid);
   assert.equal(info.store, root);
-  assert.equal(info.version, JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  assert.equal(info.version, VERSION);
+  assert.equal(liveDaemon(root, VERSION, testEnv())?.url, d.url);
+  assert.equal(liveDaemon(root, VERSION, testEnv({ OPENAI_API_KEY: 'another' })), undefined, 'another key in the environment: read the files');
   assert.match(info.token, /^[0-9a-f]{64}$/);
-  assert.match(d.output(), new RegExp(`^lore serve: ${root}/\\.knowledge at ${d.url}/  \\(Ctrl-C stops it\\)\\n`));
+  assert.ok(d.output().startsWith(`lore serve: ${root}/.knowledge at ${d.url}/  (Ctrl-C stops it)\nopen ${d.url}/?token=${info.token}\n`), d.output());
 
   const second = await lore(['serve', '--port', '0'], { cwd: root });
   assert.equal(second.code, 2);
@@ -134,6 +138,12 @@ test('the read commands print the same through the daemon as from the files, byt
     { args: ['graph', 'context'], op: 'graph.context' },
     { args: ['turn', 'latest', '--feature', 'FEAT-1'], op: 'turn.latest' },
   ];
+  // An invalid record (its error has a code frame) and unreadable turn-log lines (notes on stderr).
+  writeFileSync(join(root, '.knowledge', 'knowledge', 'recommendations', 'rec-broken.yaml'), 'id: rec-broken\ntype: recommendation\ntitle: Broken\ndescription: x\nscope: global\nkeywords: []\npriority: urgent\nsource: manual\ncreatedAt: "2026-01-01T00:00:00.000Z"\nupdatedAt: "2026-01-01T00:00:00.000Z"\ncreatedBy: me\nenabled: true\n');
+  runs.push({ args: ['show', 'rec-broken'], op: 'record.show' });
+  const turns = join(root, '.knowledge', 'turns');
+  const turnLog = join(turns, readdirSync(turns)[0]!, 'FEAT-1.ndjson');
+  writeFileSync(turnLog, `${readFileSync(turnLog, 'utf8')}${Array.from({ length: 300 }, (_, i) => `{"not a turn": ${i}}\n`).join('')}`);
   const direct = [];
   for (const run of runs) {
     for (const json of [false, true]) {
@@ -152,6 +162,8 @@ test('the read commands print the same through the daemon as from the files, byt
   }
   assert.equal(direct[2]!.code, 1, 'check-plan is blocked by the .env prohibition, the same way both times');
   assert.equal(direct[14]!.code, 2, 'show of an unknown id fails the same way both times');
+  assert.match(direct[20]!.stderr, /\n {2}> \d+ \| priority: urgent\n/, 'the error of an invalid record has its code frame');
+  assert.ok(direct[18]!.stderr.split('\n').length > 300, 'turn latest notes every unreadable line');
   const served = (await health(d)).served;
   for (const run of runs) assert.ok((served[run.op] ?? 0) >= 2, `the daemon answered ${run.op}: ${JSON.stringify(served)}`);
   // --memory-file is read where the command runs: the daemon is not asked.
@@ -179,11 +191,11 @@ test('the watcher: a change on disk is an event with its record, a record made i
   writeFileSync(file, original.replace('priority: medium', 'priority: urgent'));
   const broken = await stream.next('change');
   assert.deepEqual(broken.problems.appeared.map((p: any) => [p.file, p.pointer, p.message]), [[rel, '/priority', 'priority must be one of low, medium, high, critical (found "urgent")']]);
-  const kept = (await (await fetch(`${d.url}/api/problems`)).json()) as { problems: Array<{ file: string; pointer: string }> };
+  const kept = (await (await fetch(`${d.url}/api/problems`, { headers: { 'x-lore-token': d.token } })).json()) as { problems: Array<{ file: string; pointer: string }> };
   assert.deepEqual(kept.problems.map((p) => [p.file, p.pointer]), [[rel, '/priority']]);
   writeFileSync(file, original);
   const fixed = await stream.next('change');
-  assert.deepEqual(await (await fetch(`${d.url}/api/problems`)).json(), { problems: [] });
+  assert.deepEqual(await (await fetch(`${d.url}/api/problems`, { headers: { 'x-lore-token': d.token } })).json(), { problems: [] });
   assert.deepEqual(fixed.problems, { appeared: [], cleared: broken.problems.appeared });
 
   const batches = (await health(d)).batches;
@@ -231,6 +243,9 @@ test('the commit hook never waits for the daemon, even one that is stopped', { t
     gitSync(root, ['add', 'app.ts']);
     const hook = await lore(['hook', 'pre-commit'], { cwd: root });
     assert.equal(hook.code, 0, hook.stderr);
+    // The read commands do not wait for it either: a stopped daemon is not a live one.
+    assert.equal(liveDaemon(root, VERSION, testEnv()), undefined);
+    assert.deepEqual(await lore(['list'], { cwd: root }), await lore(['list'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) }));
     writeFileSync(join(root, '.env'), 'SECRET=1\n');
     gitSync(root, ['add', '.env']);
     assert.equal((await lore(['hook', 'pre-commit'], { cwd: root })).code, 1);

@@ -2,6 +2,7 @@
 // writes need) names its address, process, lore version and store. One daemon per store, held by
 // `.knowledge/.cache/daemon.lock`. The CLI reads the file to decide whether to ask the daemon;
 // this module stays light (no store, no parser) because every read command loads it.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunning, type ProcessIdentity } from '../log/process.js';
@@ -20,6 +21,21 @@ export interface DaemonInfo {
   /** Sent as `x-lore-token` with every POST. */
   token: string;
   startedAt: string;
+  /** envFingerprint of the daemon's environment: a CLI with another one reads the files itself. */
+  env: string;
+}
+
+/** Variables that never change an answer (they choose the door, or check the output). */
+const DOOR_ONLY = new Set(['LORE_NO_DAEMON', 'LORE_CHECK_OUTPUT']);
+
+/**
+ * A digest of the variables that can change an answer: lore's own (LORE_*), git's (GIT_*, which
+ * decide the repository, identity and config), and keys and tokens (an embeddings provider's key
+ * is named by the store's config). A daemon started with others answers as they say.
+ */
+export function envFingerprint(env: NodeJS.ProcessEnv): string {
+  const names = Object.keys(env).filter((n) => !DOOR_ONLY.has(n) && (/^(LORE|GIT)_/.test(n) || /KEY|TOKEN|SECRET/i.test(n))).sort();
+  return createHash('sha256').update(JSON.stringify(names.map((n) => [n, env[n]]))).digest('hex');
 }
 
 /** The cache folder of a store root. */
@@ -55,11 +71,21 @@ export function readDaemonInfo(root: string): DaemonInfo | undefined {
 
 /**
  * The daemon the CLI may ask: daemon.json names a process that still runs, of this lore version,
- * serving this very store. Anything else (no file, a killed daemon, another version) is undefined
+ * serving this very store, started with the same settings in its environment. Anything else (no file, a killed daemon, another version) is undefined
  * and the CLI reads the files itself.
  */
-export function liveDaemon(root: string, version: string): DaemonInfo | undefined {
+export function liveDaemon(root: string, version: string, env: NodeJS.ProcessEnv): DaemonInfo | undefined {
   const info = readDaemonInfo(root);
-  if (info === undefined || info.version !== version || info.store !== root) return undefined;
-  return isRunning(info.process) === true ? info : undefined;
+  if (info === undefined || info.version !== version || info.store !== root || info.env !== envFingerprint(env)) return undefined;
+  return isRunning(info.process) === true && !isStopped(info.process.pid) ? info : undefined;
+}
+
+/** Whether a process is stopped (Ctrl-Z, SIGSTOP, a debugger) or a zombie: it would never answer. Linux only. */
+function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[TtZ]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
 }

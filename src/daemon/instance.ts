@@ -7,15 +7,15 @@ import { LoreError, isErrno } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
 import { isRunning, thisProcess, type ProcessIdentity } from '../log/process.js';
-import { cacheDir, daemonFile, daemonLock, readDaemonInfo, type DaemonInfo } from './address.js';
+import { cacheDir, daemonFile, daemonLock, envFingerprint, readDaemonInfo, type DaemonInfo } from './address.js';
 
 /** The daemon's hold on its store: write its address once listening, check it still holds, release. */
 export interface Instance {
   token: string;
   /** Writes daemon.json (0600). */
-  publish(info: Omit<DaemonInfo, 'token' | 'process'>): Promise<DaemonInfo>;
-  /** Whether the lock is still this process's (another daemon that broke it means: stop). */
-  stillHeld(): Promise<boolean>;
+  publish(info: Omit<DaemonInfo, 'token' | 'process' | 'env'>, env: NodeJS.ProcessEnv): Promise<DaemonInfo>;
+  /** Whether the lock is still this process's: 'held', 'taken' by another daemon, or 'gone'. */
+  stillHeld(): Promise<'held' | 'taken' | 'gone'>;
   /** Removes daemon.json and the lock, if they are still this process's. */
   release(): Promise<void>;
 }
@@ -78,12 +78,19 @@ export async function claimInstance(root: string): Promise<Instance> {
   const isMine = async (): Promise<boolean> => sameProcess((await owner(lock))?.identity, me);
   return {
     token,
-    async publish(fields) {
-      const info: DaemonInfo = { ...fields, process: me, token };
+    async publish(fields, env) {
+      const info: DaemonInfo = { ...fields, process: me, token, env: envFingerprint(env) };
       await writeFileAtomic(daemonFile(root), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
       return info;
     },
-    stillHeld: isMine,
+    async stillHeld() {
+      try {
+        const held = await owner(lock);
+        return held === undefined ? 'gone' : sameProcess(held.identity, me) ? 'held' : 'taken';
+      } catch {
+        return 'gone';
+      }
+    },
     async release() {
       if (readDaemonInfo(root)?.token === token) await unlink(daemonFile(root)).catch(() => undefined);
       if (await isMine()) await unlink(lock).catch(() => undefined);

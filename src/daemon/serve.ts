@@ -32,6 +32,8 @@ export interface ServeOptions {
 
 export interface Daemon {
   url: string;
+  /** The token that opens the UI and authorises requests. */
+  token: string;
   store: string;
   /** Resolves when the daemon stopped (closed, or its lock was taken away). */
   stopped: Promise<void>;
@@ -94,7 +96,7 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
     throw error;
   }
   const url = `http://${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`;
-  await instance.publish({ url, host: bound.host, port: bound.port, version: options.version, store: root, startedAt });
+  await instance.publish({ url, host: bound.host, port: bound.port, version: options.version, store: root, startedAt }, options.env);
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => { resolveStopped = resolve; });
@@ -116,12 +118,11 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
   // Another daemon that found this one dead and took the lock wins: this one stops.
   const holdCheck = setInterval(() => {
     void instance.stillHeld().then((held) => {
-      if (!held) {
-        options.log('lore serve: another lore serve took over this store; stopping');
-        void close();
-      }
+      if (held === 'held') return;
+      options.log(held === 'taken' ? 'lore serve: another lore serve took over this store; stopping' : 'lore serve: its lock in .knowledge/.cache/ was removed; stopping');
+      void close();
     });
   }, 2000);
   holdCheck.unref();
-  return { url, store: root, stopped, close };
+  return { url, token: instance.token, store: root, stopped, close };
 }

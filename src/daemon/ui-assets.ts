@@ -77,6 +77,15 @@ export function indexPage(token: string, storeName: string): Asset {
   return { body, type: TYPES['.html']! };
 }
 
+/** The page for a browser without the token: where to find the link that carries it. */
+export function lockedPage(storeName: string): Asset {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lore — ${escapeHtml(storeName)}</title><link rel="stylesheet" href="/static/base.css"></head>
+<body><main class="screen locked"><h1>lore: ${escapeHtml(storeName)}</h1>
+<p>This page needs the link <code>lore serve</code> printed: it carries the key to this store (<code>http://…/?token=…</code>).</p>
+<p><code>lore serve --open</code> opens it for you; the token is also in <code>.knowledge/.cache/daemon.json</code>.</p></main></body></html>\n`;
+  return { body, type: TYPES['.html']! };
+}
+
 /** A file under `dir` named by a URL path, or undefined (unknown name, or one that leaves the folder). */
 function fileUnder(dir: string, name: string): Asset | undefined {
   if (!/^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/.test(name)) return undefined;

@@ -184,7 +184,8 @@ export class StoreWatcher {
       if (hash === 'dir' || hash === undefined) {
         for (const known of [...this.hashes.keys()]) if (known.startsWith(`${path}${sep}`) && !seen.has(known)) await check(known);
       }
-      if (hash !== 'dir') await checkFile(path, hash);
+      // A file that became a folder is gone as a file.
+      await checkFile(path, hash === 'dir' ? undefined : hash);
     };
     const checkFile = async (path: string, hash: string | undefined): Promise<void> => {
       seen.add(path);

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { stopping, tokens } from './daemon.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.LORE_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,11 +26,15 @@ export interface OpenOptions {
 /** A page of `url` in a 1440×900 window; console errors and failed requests fail the test at its end. */
 export async function openPage(t: TestContext, b: Browser, url: string, options: OpenOptions = {}): Promise<Page> {
   const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+  // What opening the link lore serve prints leaves behind: the cookie that lets the page load.
+  for (const [daemon, token] of tokens) if (url.startsWith(daemon)) await context.addCookies([{ name: 'lore_token', value: token, url: daemon }]);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
     // The event stream breaks when the daemon stops at the end of the test: not the page's fault.
-    if (message.type() !== 'error' || message.location().url.endsWith('/api/events')) return;
+    const from = message.location().url;
+    // The event stream breaks, and requests are refused, once the daemon stops at the end of a test.
+    if (message.type() !== 'error' || from.endsWith('/api/events') || [...stopping].some((url) => from.startsWith(url))) return;
     if (options.expected?.(message.text(), message.location().url) !== true) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));

@@ -20,6 +20,11 @@ export interface Daemon {
   stop(): Promise<number | null>;
 }
 
+/** URLs of the daemons being stopped: a page still open on one may log refused requests then. */
+export const stopping = new Set<string>();
+/** The token of each running test daemon by URL: pages opened on it get the cookie the printed link sets. */
+export const tokens = new Map<string, string>();
+
 /** Starts `lore serve --port 0` (plus `args`) on the store at `root`; resolves once it listens. */
 export async function startDaemon(t: TestContext, root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: root, env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -27,7 +32,9 @@ export async function startDaemon(t: TestContext, root: string, args: string[] =
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let url = '';
   const stop = async (): Promise<number | null> => {
+    if (url !== '') stopping.add(url);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     const code = await exited;
@@ -35,7 +42,7 @@ export async function startDaemon(t: TestContext, root: string, args: string[] =
     return code;
   };
   t.after(() => stop());
-  const url = await new Promise<string>((resolve, reject) => {
+  url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lore serve did not start in 20 s:\n${output}`)), 20_000);
     const look = (): void => {
       const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
@@ -48,5 +55,6 @@ export async function startDaemon(t: TestContext, root: string, args: string[] =
     void exited.then((code) => reject(new Error(`lore serve exited with ${code}:\n${output}`)));
   });
   const info = JSON.parse(readFileSync(join(root, '.knowledge', '.cache', 'daemon.json'), 'utf8')) as { token: string; port: number };
+  tokens.set(url, info.token);
   return { url, port: info.port, token: info.token, child, output: () => output, stop };
 }

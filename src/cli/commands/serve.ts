@@ -22,7 +22,8 @@ export const command = defineCommand({
     'Starts one daemon for the store: it keeps the store loaded and up to date as files change (a',
     'watcher, plus a reconcile every 30 s), serves every operation at POST /api/ops/<name>, live',
     'events at /api/events and the web UI at /. It listens on 127.0.0.1 only; writes need the token',
-    'it keeps in .knowledge/.cache/daemon.json (mode 0600). While it runs, lore query, check-plan,',
+    'it keeps in .knowledge/.cache/daemon.json (mode 0600), and the UI opens from the link it prints',
+    '(http://127.0.0.1:7373/?token=...). While it runs, lore query, check-plan,',
     'prompt, prime, list, show, graph context and turn latest ask it instead of reading the files',
     '(same output). The commit hook never uses it. Stop it with Ctrl-C.',
   ].join('\n'),
@@ -39,7 +40,7 @@ export const command = defineCommand({
     const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     const host = ctx.string('host') ?? '127.0.0.1';
     const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-    if (!loopback) ctx.note(`lore serve: listening on ${host}: anyone who can reach it can read this store (writes still need the token)`);
+    if (!loopback) ctx.note(`lore serve: listening on ${host}: the store is reachable from the network, over plain HTTP; the API and the page need the token`);
     const daemon = await startDaemon({
       cwd: ctx.cwd,
       store: ctx.storeDir,
@@ -50,17 +51,33 @@ export const command = defineCommand({
       version,
       log: ctx.note,
     });
-    if (ctx.json) ctx.printJson({ url: daemon.url, store: daemon.store, pid: process.pid, version });
-    else ctx.print(`lore serve: ${daemon.store}/.knowledge at ${daemon.url}/${ctx.flag('no-ui') ? ' (API only)' : ''}  (Ctrl-C stops it)`);
-    if (ctx.flag('open') && !ctx.flag('no-ui')) openBrowser(`${daemon.url}/`);
+    const link = `${daemon.url}/?token=${daemon.token}`;
+    if (ctx.json) {
+      ctx.printJson({ url: daemon.url, open: link, store: daemon.store, pid: process.pid, version });
+    } else {
+      const lines = [`lore serve: ${daemon.store}/.knowledge at ${daemon.url}/${ctx.flag('no-ui') ? ' (API only)' : ''}  (Ctrl-C stops it)`];
+      if (!ctx.flag('no-ui')) lines.push(`open ${link}`);
+      ctx.print(lines.join('\n'));
+    }
+    if (ctx.flag('open') && !ctx.flag('no-ui')) openBrowser(link);
     const stop = (): void => {
       void daemon.close();
     };
+    // Whatever happens, the daemon's files go with it: a crash says why and releases them.
+    const crash = (error: unknown): void => {
+      ctx.note(`lore serve: stopping on an unexpected error: ${(error as Error)?.stack ?? String(error)}`);
+      process.exitCode = 2;
+      void daemon.close().finally(() => process.exit(2));
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    process.on('uncaughtException', crash);
+    process.on('unhandledRejection', crash);
     await daemon.stopped;
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
     if (!ctx.json) ctx.note('lore serve: stopped');
     return 0;
   },
