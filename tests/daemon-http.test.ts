@@ -59,6 +59,7 @@ test('refusals: a rebinding Host, a missing or wrong token, another origin, a cr
     ['form post', await post('/api/ops/entry.add', 'type=recommendation', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'the body must be JSON (content-type: application/json)'],
     ['too large', await post('/api/ops/knowledge.import', { text: 'x'.repeat(MAX_BODY_BYTES) }), 413, `the body is larger than ${MAX_BODY_BYTES} bytes`],
     ['write by GET', await get('/api/ops/entry.add'), 405, 'entry.add changes the store: POST it'],
+    ['a check that may write a baseline, by GET', await get(`/api/ops/guard.check?input=${encodeURIComponent('{"files":["a"],"writeBaseline":"/tmp/x.json"}')}`), 405, 'guard.check changes the store: POST it'],
     ['read without the token', await server.request('/api/ops/record.list', { headers: { host: HOST } }), 403, 'this request needs the daemon token (header x-lore-token)'],
     ['cross-site read', await get('/api/health', { 'sec-fetch-site': 'cross-site' }), 403, 'a cross-site request may not use this daemon'],
     ['same-site read', await get('/api/records', { 'sec-fetch-site': 'same-site' }), 403, 'a same-site request may not use this daemon'],
