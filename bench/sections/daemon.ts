@@ -230,7 +230,8 @@ async function firstRender(serve: Serve): Promise<void> {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       const started = now();
-      await page.goto(`${serve.url}/`);
+      // The link lore serve prints: the page holds the token, so it opens only with it.
+      await page.goto(`${serve.url}/?token=${serve.token}`);
       const rendered = await page.waitForSelector('table.data tbody tr', { timeout: 30_000 }).then(() => true, () => false);
       const elapsed = now() - started;
       await context.close();

@@ -91,8 +91,8 @@ export class LiveStore {
 
   /** The records' problems as of the last batch (read again when the first read failed), by file and line. */
   async problems(): Promise<Problem[]> {
-    this.known ??= await this.read();
-    return [...this.known.problems.values()].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+    this.known ??= await this.readAll();
+    return [...this.known.values()].flatMap((state) => state.problems).sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
   }
 
   /** Reads the records once, so the first batch can say what it changed. */

@@ -173,10 +173,12 @@ export class StoreWatcher {
   private async compare(paths: readonly string[]): Promise<Batch['changes']> {
     const changes: Batch['changes'] = [];
     const seen = new Set<string>();
+    // Every reported path is read at once (a checkout of 500 files is 500 reads in flight, not in turn).
+    const hashes = new Map(paths.map((path) => [path, hashOf(path)]));
     const check = async (path: string): Promise<void> => {
       if (seen.has(path)) return;
       seen.add(path);
-      const hash = await hashOf(path);
+      const hash = await (hashes.get(path) ?? hashOf(path));
       if (hash === 'dir') {
         for (const [file, h] of await this.walk(path)) await checkFile(file, h);
         // A folder renamed away: its files are gone.
