@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LORE = join(ROOT, 'bin/lore.js');
-const RSS_HOOK = join(ROOT, 'bench/rss-hook.mjs');
+/** Loaded with --import: the process reports its peak resident memory on stderr as it exits. */
+export const RSS_HOOK = join(ROOT, 'bench/rss-hook.mjs');
 
 const argValue = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(name);
@@ -37,10 +38,10 @@ export function addRow(name: string, times: readonly number[], peakKb: number | 
   rows.push({ name, median: ms(percentile(times, 50)), p95: times.length > 1 ? ms(percentile(times, 95)) : '', memory: peakKb === undefined ? '' : mb(peakKb), target });
 }
 
-export function exec(args: string[], cwd = ROOT, input?: string): Promise<{ ms: number; stdout: string; stderr: string; code: number }> {
+export function exec(args: string[], cwd = ROOT, input?: string, env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string; stderr: string; code: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

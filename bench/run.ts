@@ -15,6 +15,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['dag', async (ctx) => (await import('./sections/dag.js')).dagBench(ctx)],
   ['guard', async (ctx) => (await import('./sections/guard.js')).guardBench(ctx)],
   ['mcp', async (ctx) => (await import('./sections/mcp.js')).mcpBench(ctx)],
+  ['daemon', async (ctx) => (await import('./sections/daemon.js')).daemonBench(ctx)],
   ['concurrency', async (ctx) => (await import('./sections/concurrency.js')).concurrencyBench(ctx)],
 ];
 

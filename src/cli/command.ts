@@ -54,6 +54,11 @@ export interface OpCommandSpec<O = never> extends CommandBase {
   print(output: O, ctx: CommandContext): number | void | Promise<number | void>;
   /** The exit code of an output, with --json and without (default 0). */
   exit?(output: O): number;
+  /**
+   * Ask a running daemon (`lore serve`) for the output when there is one: for reads whose input
+   * means the same in the daemon (a function says for which inputs).
+   */
+  daemon?: true | ((input: never) => boolean);
 }
 
 export type CommandSpec = RunCommandSpec | OpCommandSpec<never>;

@@ -15,6 +15,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'validate', group: 'Store', summary: 'check every file of the store against its schema and rules', load: () => import('./commands/validate.js') },
   { name: 'doctor', group: 'Store', summary: 'find (and with --fix remove) what crashes left in the store', load: () => import('./commands/doctor.js') },
   { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
+  { name: 'changes', group: 'Store', summary: 'what your pull request will show of .knowledge/: uncommitted changes and the diff against the default branch', load: () => import('./commands/changes.js') },
   { name: 'list', group: 'Store', summary: 'list records, optionally of one kind', load: () => import('./commands/list.js') },
   { name: 'show', group: 'Store', summary: 'show one record by id', load: () => import('./commands/show.js') },
 
@@ -40,12 +41,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Player/coach runtime (issue 4): add entries below this line.
   { name: 'roles show', group: 'Player/coach', summary: "show a role's constraints for a project, and where each came from", load: () => import('./commands/roles-show.js') },
   { name: 'gates show', group: 'Player/coach', summary: 'show the quality gates of a task type and complexity', load: () => import('./commands/gates-show.js') },
+  { name: 'gates list', group: 'Player/coach', summary: 'list every quality-gate profile in effect for a project', load: () => import('./commands/gates-list.js') },
   { name: 'gates check', group: 'Player/coach', summary: "check measured results against the task's quality gates", load: () => import('./commands/gates-check.js') },
   { name: 'mode suggest', group: 'Player/coach', summary: 'suggest an implementation mode for a task (advisory only)', load: () => import('./commands/mode-suggest.js') },
+  { name: 'mode list', group: 'Player/coach', summary: 'list the implementation modes and the complexities they suit', load: () => import('./commands/mode-list.js') },
   { name: 'prompt coach', group: 'Player/coach', summary: "print the coach's prompt for a turn: role, quality gates, previous turn", load: () => import('./commands/prompt-coach.js') },
   { name: 'turn record', group: 'Player/coach', summary: "record a player/coach turn in its feature's turn log", load: () => import('./commands/turn-record.js') },
   { name: 'turn latest', group: 'Player/coach', summary: 'show the latest turn of a feature', load: () => import('./commands/turn-latest.js') },
   { name: 'turn list', group: 'Player/coach', summary: 'list the turns of a feature', load: () => import('./commands/turn-list.js') },
+  { name: 'turn features', group: 'Player/coach', summary: 'list the features of a project that have a turn log, latest activity first', load: () => import('./commands/turn-features.js') },
   { name: 'turn complete', group: 'Player/coach', summary: 'mark a feature completed, so its turns may be pruned', load: () => import('./commands/turn-complete.js') },
   { name: 'turn prune', group: 'Player/coach', summary: 'apply the turn retention limits to a project', load: () => import('./commands/turn-prune.js') },
 
@@ -88,6 +92,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   // Agents (issue 12): add entries below this line.
   { name: 'prime', group: 'Agents', summary: 'what an agent must know at the start of a session, within a token budget', load: () => import('./commands/prime.js') },
   { name: 'mcp', group: 'Agents', summary: 'serve the operations as MCP tools over stdio (for agents)', load: () => import('./commands/mcp.js') },
+  { name: 'serve', group: 'Agents', summary: 'run the daemon: the live index, the HTTP API and the web UI', load: () => import('./commands/serve.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

@@ -3,7 +3,8 @@
 // project's overrides replacing just the fields they name.
 import { LoreError, ValidationError } from '../errors.js';
 import { validateAgainst } from '../schema/validate.js';
-import type { GateOverride, GateProfile } from '../types.js';
+import type { StoreRecord } from '../store/read.js';
+import type { GateOverride, GateProfile, ProjectOverrides } from '../types.js';
 import { BUILT_IN_FALLBACKS, checkComplexity, checkTaskType, loadOverrides, projectOf, readValidRecords, type Origin, type RuntimeOptions, type ValueSource } from './sources.js';
 
 /** The fields of a profile an override may replace, in schema order. */
@@ -79,9 +80,23 @@ function pickProfile(profiles: readonly SourcedProfile[], taskType: string, comp
 export async function resolveGateConfig(options: RuntimeOptions & { taskType: string; complexity: number }): Promise<ResolvedGate> {
   const project = projectOf(options.store, options.project);
   const { profile: base, origin } = pickProfile(await gateProfiles(options), options.taskType, options.complexity);
+  const overrides = await loadOverrides(options.store, project);
+  const { profile, fields } = applyOverrides(base, origin, overrides, project);
+  return {
+    task_type: base.task_type,
+    complexity: options.complexity,
+    project,
+    profile,
+    origin,
+    ...(overrides === undefined ? {} : { overrideFile: overrides.file }),
+    fields,
+  };
+}
+
+/** A profile with the project's overrides for its exact range applied, and where each field came from. */
+function applyOverrides(base: GateProfile, origin: Origin, overrides: StoreRecord<ProjectOverrides> | undefined, project: string): { profile: GateProfile; fields: Partial<Record<GateField, ValueSource>> } {
   const fields: Partial<Record<GateField, ValueSource>> = {};
   for (const field of GATE_FIELDS) if (base[field] !== undefined) fields[field] = origin.source;
-  const overrides = await loadOverrides(options.store, project);
   const matching: GateOverride[] = (overrides?.value.quality_gate_configs?.[base.task_type]?.overrides ?? [])
     .filter((o) => o.complexity_range[0] === base.complexity_range[0] && o.complexity_range[1] === base.complexity_range[1]);
   const profile: GateProfile = { ...base };
@@ -99,13 +114,26 @@ export async function resolveGateConfig(options: RuntimeOptions & { taskType: st
       throw new ValidationError(`${overrides!.file} makes ${base.id} invalid for project ${project}`, issues.map((i) => ({ severity: 'error' as const, file: overrides!.file, message: i.message })), { hint: 'give the threshold together with the gate it switches on' });
     }
   }
-  return {
-    task_type: base.task_type,
-    complexity: options.complexity,
-    project,
-    profile,
-    origin,
-    ...(overrides === undefined ? {} : { overrideFile: overrides.file }),
-    fields,
-  };
+  return { profile, fields };
+}
+
+/** One profile of a project's list: the profile after overrides, its origin and each field's source. */
+export interface ListedGate {
+  profile: GateProfile;
+  origin: Origin;
+  fields: Partial<Record<GateField, ValueSource>>;
+}
+
+/**
+ * Every quality-gate profile in effect for a project, by task type and range, each with the
+ * project's overrides applied as resolveGateConfig applies them.
+ *
+ * @example
+ * (await listGateProfiles({ store, project: 'acme' })).profiles.find((g) => g.profile.id === 'QG-feature-4-6')?.fields.coverage_threshold; // → 'override'
+ */
+export async function listGateProfiles(options: RuntimeOptions): Promise<{ project: string; overrideFile?: string; profiles: ListedGate[] }> {
+  const project = projectOf(options.store, options.project);
+  const overrides = await loadOverrides(options.store, project);
+  const profiles = (await gateProfiles(options)).map(({ profile, origin }) => ({ ...applyOverrides(profile, origin, overrides, project), origin }));
+  return { project, ...(overrides === undefined ? {} : { overrideFile: overrides.file }), profiles };
 }

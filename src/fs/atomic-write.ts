@@ -25,15 +25,16 @@ export async function fsyncDir(dir: string): Promise<void> {
  * folder. Inside a store, refuses a symlinked folder on the way; the rename replaces a symlink at
  * the target itself instead of writing where it points. `durable: false` skips the fsyncs, for
  * caches: still never half a file to a reader, but a crash may lose the write (the cache is rebuilt).
+ * `mode` is the new file's permissions (0600 for a file holding a secret).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
   // Before mkdir, which would follow a symlinked folder and create folders wherever it points.
   assertNoSymlinkedDirs(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await open(temp, 'wx', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);
     if (durable) await handle.sync();

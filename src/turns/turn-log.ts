@@ -81,6 +81,19 @@ export async function listTurnFeatures(root: string, project: string): Promise<s
   }
 }
 
+/** The projects that have a turn-log folder, sorted. */
+export async function listTurnProjects(root: string): Promise<string[]> {
+  const dir = join(knowledgeDir(root), LOGS.turnsDir);
+  assertRealDir(dir);
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
+    throw error;
+  }
+}
+
 function lineCheck(feature: string): (value: unknown) => string | undefined {
   return (value) => turnLineProblem(value, feature);
 }

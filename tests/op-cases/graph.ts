@@ -35,6 +35,7 @@ export const GRAPH_CASES: OpCases = {
     { args: ['graph', 'show'], files: GRAPH },
     { args: ['graph', 'show', 'User DB', '--depth', '2', '--memory-file', 'context.json'], files: MEMORY },
     { args: ['graph', 'show', '--budget', '60'], files: GRAPH },
+    { args: ['graph', 'show', '--format', 'mermaid'], files: GRAPH },
   ],
   'graph find': [{ args: ['graph', 'find', '--tag', 'core'], files: GRAPH }, { args: ['graph', 'find', '--type', 'service', '--limit', '1'], files: GRAPH }, { args: ['graph', 'find', '--type', 'nothing'], files: GRAPH }],
   'graph path': [{ args: ['graph', 'path', 'Web App', 'User DB'], files: GRAPH }, { args: ['graph', 'path', 'Web App', 'Island'], files: GRAPH }],

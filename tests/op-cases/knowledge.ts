@@ -41,7 +41,7 @@ export const KNOWLEDGE_CASES: OpCases = {
     { args: ['capture', '--task-id', 'T-9', '--outcome', 'success', '--description', 'It worked.', '--title', 'Retry with backoff', '--suggested-description', 'Fixed delays synchronise clients loading config.'], files: FILES, code: 1 },
     { args: ['capture', '--from-file', '-', '--threshold', '0.5'], files: { ...FILES, '.knowledge/config.yaml': 'version: 1\nproject: shop\ncapture:\n  auto_capture_failure: false\n' }, stdin: CAPTURE },
   ],
-  pending: [{ args: ['pending'], files: FILES }],
+  pending: [{ args: ['pending'], files: FILES }, { args: ['pending', '--similar', '0.1'], files: FILES }],
   approve: [{ args: ['approve', 'learn-pending', '--set', 'priority=high'], files: FILES, git: true }],
   reject: [{ args: ['reject', 'learn-pending', '--reason', 'covered by rec-strict'], files: FILES }],
   duplicates: [{ args: ['duplicates'], files: FILES }, { args: ['duplicates', '--threshold', '0.3', '--type', 'recommendation'], files: FILES }],

@@ -21,6 +21,9 @@ const TURN_JSON = JSON.stringify({ feature_id: 'FEAT-2', task_id: 'TASK-1', turn
 export const PLAYER_COACH_CASES: OpCases = {
   'roles show': [{ args: ['roles', 'show', 'coach'] }, { args: ['roles', 'show', 'coach', '--project', 'acme'], files: ACME }],
   'gates show': [{ args: ['gates', 'show', ...TASK] }, { args: ['gates', 'show', ...TASK, '--project', 'acme'], files: ACME }],
+  'gates list': [{ args: ['gates', 'list'] }, { args: ['gates', 'list', '--project', 'acme'], files: ACME }],
+  'mode list': [{ args: ['mode', 'list'] }, { args: ['mode', 'list'], files: GAPPED_MODES }],
+  'turn features': [{ args: ['turn', 'features'] }, { args: ['turn', 'features'], files: COMPLETED_LOG }],
   'gates check': [
     { args: ['gates', 'check', ...TASK, '--results', '-'], stdin: RESULTS },
     { args: ['gates', 'check', '--task-type', 'testing', '--complexity', '4', '--results', '-'], stdin: '{"tests_passed": 3}', code: 1 },

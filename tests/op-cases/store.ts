@@ -12,6 +12,7 @@ export const STORE_CASES: OpCases = {
   validate: [{ args: ['validate'], files: ENTRIES }, { args: ['validate'], files: { '.knowledge/knowledge/prohibitions/pro-bad.yaml': 'id: pro-bad\n' }, code: 1 }],
   doctor: [{ args: ['doctor'], code: 1 }, { args: ['doctor', '--fix'] }],
   status: [{ args: ['status'], files: ENTRIES }],
+  changes: [{ args: ['changes'], git: true, files: { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', ...ENTRIES } }, { args: ['changes', '--base', 'main'], git: true, files: { '.knowledge/config.yaml': 'version: 1\nproject: shop\n' } }],
   list: [{ args: ['list'], files: { ...ENTRIES, ...GATE } }, { args: ['list', 'prohibitions', '--priority', 'critical'], files: ENTRIES }],
   show: [{ args: ['show', 'pro-env'], files: ENTRIES }, { args: ['show', 'QG-feature-4-6'], files: GATE }],
 };

@@ -39,6 +39,7 @@ export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?
   positionals: [0, 0],
   examples: ['lore check-plan --task task.json --plan plan.json', 'cat task-and-plan.json | lore check-plan --json'],
   op: 'plan.check',
+  daemon: true,
   async input(ctx) {
     const budget = ctx.number('budget');
     return { ...(await readTaskPlan(ctx)), ...(budget === undefined ? {} : { budget }), maxWarnings: ctx.number('max-warnings') ?? 0 };

@@ -20,6 +20,7 @@ export const command = defineOpCommand<ContextText>({
   positionals: [0, 0],
   examples: ['lore graph context > context.txt', 'lore graph context --around "Auth Service" --depth 2 --budget 1500', 'lore graph context --budget 4000 --json'],
   op: 'graph.context',
+  daemon: (input: { memoryFile?: string }) => input.memoryFile === undefined,
   input: (ctx) => ({ around: ctx.strings('around'), depth: ctx.number('depth') ?? 1, budget: ctx.number('budget') ?? 0, ...memoryFileInput(ctx) }),
   print(output, ctx) {
     ctx.print(output.text);

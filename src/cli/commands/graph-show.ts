@@ -1,5 +1,5 @@
 import type { FittedJson } from '../../graph/fit.js';
-import { toDot, toMermaid } from '../../graph/serialize-diagram.js';
+import type { ShowOutput } from '../../ops/graph/show.js';
 import type { GraphMemory, JsonValue, Relationship } from '../../types.js';
 import type { CommandContext } from '../command.js';
 import { defineOpCommand } from '../command.js';
@@ -37,7 +37,7 @@ function counts(output: FittedJson): string {
   return `${cut.entities.shown} of ${plural(cut.entities.total, 'entity', 'entities')}, ${cut.relationships.shown} of ${plural(cut.relationships.total, 'relationship')}`;
 }
 
-export const command = defineOpCommand<FittedJson>({
+export const command = defineOpCommand<ShowOutput>({
   name: 'graph show',
   summary: 'show the graph or a neighbourhood as text, JSON, Mermaid or DOT',
   usage: '[NAME] [options]',
@@ -60,6 +60,7 @@ export const command = defineOpCommand<FittedJson>({
   input: (ctx) => ({
     ...(ctx.args[0] === undefined ? {} : { name: ctx.args[0], depth: ctx.number('depth') ?? 1 }),
     budget: ctx.number('budget') ?? 0,
+    ...(ctx.string('format') === 'mermaid' || ctx.string('format') === 'dot' ? { diagram: ctx.string('format') } : {}),
     ...memoryFileInput(ctx),
   }),
   async print(output, ctx) {
@@ -68,13 +69,13 @@ export const command = defineOpCommand<FittedJson>({
       ctx.print(JSON.stringify(output, null, 2));
       return;
     }
-    const view: GraphMemory = { entities: output.entities.map((e) => ({ description: '', tags: [], properties: {}, ...e })), relationships: output.relationships.map((r) => ({ properties: {}, ...r })) };
     const cut = output.truncated;
-    if (format === 'mermaid' || format === 'dot') {
-      ctx.print((format === 'mermaid' ? toMermaid(view) : toDot(view)).trimEnd());
+    if (output.diagram !== undefined) {
+      ctx.print(output.diagram.trimEnd());
       if (cut !== undefined) ctx.note(`${ctx.style.yellow('warning')}: cut to fit --budget ${cut.budget}: ${counts(output)} shown`);
       return;
     }
+    const view: GraphMemory = { entities: output.entities.map((e) => ({ description: '', tags: [], properties: {}, ...e })), relationships: output.relationships.map((r) => ({ properties: {}, ...r })) };
     const name = ctx.args[0];
     if (view.entities.length === 0 && cut === undefined) {
       ctx.print(`the context graph in ${await graphLocation(ctx)} is empty`);

@@ -61,6 +61,7 @@ export const command = defineOpCommand<RecordOutput[]>({
   positionals: [0, 1],
   examples: ['lore list', 'lore list prohibitions', 'lore list gates --json', 'lore list --type prohibition --priority critical --text env', 'lore list entries --project shop --valid-at 2026-06-01'],
   op: 'record.list',
+  daemon: true,
   input(ctx) {
     const filter = filterInput(ctx);
     return { ...(ctx.args[0] === undefined ? {} : { kind: ctx.args[0] }), ...(Object.keys(filter).length === 0 ? {} : { filter }) };

@@ -21,6 +21,7 @@ export const command = defineOpCommand<Prime>({
   positionals: [0, 0],
   examples: ['lore prime', 'lore prime --role player --paths src/api/ --budget 800', 'lore prime --json'],
   op: 'agent.prime',
+  daemon: true,
   input(ctx) {
     const [budget, role, project] = [ctx.number('budget'), ctx.string('role'), ctx.string('project')];
     return { ...(budget === undefined ? {} : { budget }), ...(role === undefined ? {} : { role }), ...(project === undefined ? {} : { project }), ...(ctx.strings('paths').length === 0 ? {} : { paths: ctx.strings('paths') }) };

@@ -16,6 +16,7 @@ export const command = defineOpCommand<{ prompt: string; canProceed: boolean }>(
   positionals: [0, 0],
   examples: ['lore prompt agent --task task.json --plan plan.json', 'lore prompt agent --task task.json --plan plan.json --json'],
   op: 'prompt.agent',
+  daemon: true,
   input: (ctx) => readTaskPlan(ctx),
   print(output, ctx) {
     // The prompt ends with its own blank line; print it byte for byte.

@@ -29,6 +29,7 @@ export const command = defineOpCommand<CoachPrompt>({
     'lore prompt coach --task-type feature --complexity 5 --feature FEAT-001 --task TASK-003 --turn 2 --project acme --json',
   ],
   op: 'prompt.coach',
+  daemon: true,
   input(ctx) {
     const { project, ...task } = taskInput(ctx, NAME);
     const maxTurns = ctx.number('max-turns');

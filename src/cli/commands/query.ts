@@ -36,6 +36,7 @@ export const command = defineOpCommand<KnowledgeResult>({
     'lore query "write the release notes" --type learning --max 3 --summary',
   ],
   op: 'knowledge.query',
+  daemon: true,
   input(ctx): KnowledgeQuery {
     const query: KnowledgeQuery = { taskDescription: ctx.args[0]! };
     const texts = [['taskType', 'task-type'], ['projectId', 'project'], ['agentType', 'agent-type']] as const;

@@ -14,6 +14,7 @@ export const command = defineOpCommand<RecordOutput | RecordOutput[]>({
   positionals: [1, 1],
   examples: ['lore show pro-never-commit-env-files', 'lore show QG-feature-4-6 --json', 'lore show "Auth Service" --kind entities'],
   op: 'record.show',
+  daemon: true,
   input: (ctx) => ({ id: ctx.args[0]!, ...(ctx.string('kind') === undefined ? {} : { kind: ctx.string('kind') }) }),
   print(output, ctx) {
     for (const record of Array.isArray(output) ? output : [output]) {

@@ -31,6 +31,7 @@ export const command = defineOpCommand<TurnLatestOutput>({
   positionals: [0, 0],
   examples: ['lore turn latest --feature FEAT-001', 'lore turn latest --feature FEAT-001 --ref HEAD --json'],
   op: 'turn.latest',
+  daemon: true,
   input: (ctx) => turnLogInput(ctx, 'turn latest'),
   print(latest, ctx) {
     const { turn, escalation } = latest;

@@ -1,0 +1,321 @@
+// The daemon's HTTP API as a hono app: handlers are functions of Request → Response, so tests call
+// `app.request(...)` without a port. Every operation is at POST /api/ops/<name> (input and output
+// are the operation's schemas), read-only ones also at GET with ?input=<JSON>; /api/events streams
+// changes; /api/health says how the daemon is. Every request must name this daemon by its Host
+// (DNS rebinding); every POST must carry the token and, from a browser, this origin.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { LoreError } from '../errors.js';
+import { findOp, OPS } from '../ops/registry.js';
+import { runOp } from '../ops/run.js';
+import { bundleSchema } from '../schema/bundle.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { EventHub } from './events.js';
+import type { LiveStore } from './live.js';
+import { CSP, indexPage, lockedPage, uiAsset } from './ui-assets.js';
+import type { StoreWatcher } from './watcher.js';
+
+/** The largest request body accepted (an import of a large export fits). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** The most pages that may listen to the events at once. */
+const MAX_LISTENERS = 64;
+/** Events queued for a page that does not read them before it is let go. */
+const MAX_QUEUED_EVENTS = 1000;
+/** The most bytes of notes sent in the x-lore-notes header. */
+const MAX_NOTES_BYTES = 8 * 1024;
+
+export interface AppOptions {
+  ws: Workspace;
+  hub: EventHub;
+  live?: LiveStore;
+  watcher?: StoreWatcher;
+  token: string;
+  version: string;
+  /** The address it listens on (known once listening). */
+  address(): { host: string; port: number };
+  /** Serve the web UI at / (false with --no-ui). */
+  ui: boolean;
+  /** Check every output against its schema (LORE_CHECK_OUTPUT=1, as tests run). */
+  checkOutput: boolean;
+  startedAt: string;
+}
+
+type Status = 400 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 503;
+
+const STATUS: Partial<Record<string, Status>> = {
+  USAGE: 400, INVALID_ID: 400, PARSE: 400, NOT_A_GIT_REPO: 400, EMPTY_RANGE: 400, TOO_LARGE: 413,
+  NOT_FOUND: 404, STORE_NOT_FOUND: 404, BRANCH_NOT_FOUND: 404,
+  CONFLICT: 409, ALREADY_SUMMARIZED: 409, INSUFFICIENT_NODES: 409,
+  INVALID_RECORD: 422, INVALID_STORE: 422, BLOCKED: 422, LOCK_TIMEOUT: 503,
+};
+
+/** lore's error body (the same shape as `--json` errors and MCP tool errors). */
+function errorBody(error: unknown): { status: Status; body: unknown } {
+  if (error instanceof LoreError) {
+    const problems = error.problems;
+    return { status: STATUS[error.code] ?? 500, body: { error: { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }), problems } } };
+  }
+  return { status: 500, body: { error: { code: 'INTERNAL', message: `internal error: ${(error as Error)?.message ?? String(error)} (a bug in lore: please report it)`, problems: [] } } };
+}
+
+/** The notes of an operation as a header value: a URI-encoded JSON array, the last ones cut to fit. */
+function notesHeader(notes: readonly string[]): string {
+  let shown = [...notes];
+  let header = JSON.stringify(shown);
+  while (header.length > MAX_NOTES_BYTES && shown.length > 1) {
+    shown = shown.slice(0, -1);
+    header = JSON.stringify([...shown, `(${notes.length - shown.length} more notes not shown)`]);
+  }
+  return encodeURIComponent(header);
+}
+
+function refuse(c: Context, status: Status, code: string, message: string, hint?: string): Response {
+  return c.json({ error: { code, message, ...(hint === undefined ? {} : { hint }), problems: [] } }, status);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1']);
+
+/** A host name as the Host header spells it, with the port. */
+const withPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * The Host header values that name this daemon: its address, localhost for a loopback one, and
+ * every address of this machine for a wildcard one (0.0.0.0, ::). Anything else is a name that
+ * resolved here by a trick (DNS rebinding).
+ */
+function hostNames(address: { host: string; port: number }): Set<string> {
+  const { host, port } = address;
+  const names = new Set([withPort(host, port)]);
+  if (LOOPBACK.has(host) || host === '0.0.0.0' || host === '::') names.add(`localhost:${port}`);
+  if (host === '0.0.0.0' || host === '::') {
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(withPort(a.address.toLowerCase(), port));
+  }
+  return names;
+}
+
+/** Whether `given` is the token, compared in constant time (by digest: any length, any bytes). */
+function sameToken(given: string | undefined, token: string): boolean {
+  if (given === undefined) return false;
+  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+/** The cookie that lets a browser load the page (set from the ?token= link lore serve prints). */
+export const TOKEN_COOKIE = 'lore_token';
+
+function cookie(c: Context, name: string): string | undefined {
+  for (const part of (c.req.header('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** Reads that need no token: the daemon's state and its event stream (an EventSource cannot send headers). */
+const OPEN_READS = new Set(['/api/health', '/api/events']);
+
+/** Sends the daemon's events to one page until it goes (or stops reading: it is let go). */
+async function streamEvents(stream: SSEStreamingApi, options: AppOptions): Promise<void> {
+  const queue: Array<{ event: string; data: string }> = [];
+  let wake: (() => void) | undefined;
+  let open = true;
+  const close = (): void => {
+    open = false;
+    unsubscribe();
+    wake?.();
+  };
+  const unsubscribe = options.hub.subscribe((event) => {
+    if (queue.length >= MAX_QUEUED_EVENTS) return void stream.abort();
+    queue.push({ event: event.type, data: JSON.stringify(event.data) });
+    wake?.();
+  });
+  stream.onAbort(close);
+  await stream.writeSSE({ event: 'hello', data: JSON.stringify({ version: options.version, store: await options.ws.root().catch(() => null) }) });
+  while (open) {
+    const next = queue.shift();
+    if (next !== undefined) {
+      await stream.writeSSE(next);
+      continue;
+    }
+    // A comment every 15 s keeps proxies and idle timeouts from closing the stream.
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, 15_000).unref();
+    });
+    wake = undefined;
+    if (open && queue.length === 0) await stream.write(': keep-alive\n\n');
+  }
+  close();
+}
+
+/** The daemon's app: the API, and the UI unless it is off. */
+export function createApp(options: AppOptions): Hono {
+  const app = new Hono();
+  app.onError((error, c) => {
+    const { status, body } = errorBody(error);
+    return c.json(body as object, status);
+  });
+
+  // Security first, for every request.
+  app.use('*', async (c, next) => {
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    c.header('cache-control', 'no-store');
+    const host = c.req.header('host');
+    if (host === undefined || !hostNames(options.address()).has(host.toLowerCase())) {
+      return refuse(c, 403, 'FORBIDDEN', `the Host header ${JSON.stringify(host ?? '')} does not name this daemon`);
+    }
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== `http://${host}`) return refuse(c, 403, 'FORBIDDEN', `a request from ${origin} may not use this daemon`);
+    const site = c.req.header('sec-fetch-site');
+    if (site === 'cross-site' || site === 'same-site') return refuse(c, 403, 'FORBIDDEN', `a ${site} request may not use this daemon`);
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return refuse(c, 405, 'USAGE', `${c.req.method} is not served here`);
+    if (c.req.path.startsWith('/api/') && !(c.req.method !== 'POST' && OPEN_READS.has(c.req.path)) && !sameToken(c.req.header('x-lore-token'), options.token)) {
+      return refuse(c, 403, 'FORBIDDEN', 'this request needs the daemon token (header x-lore-token)', 'the token is in .knowledge/.cache/daemon.json');
+    }
+    if (c.req.method === 'POST' && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return refuse(c, 415, 'USAGE', 'the body must be JSON (content-type: application/json)');
+    await next();
+  });
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`) }));
+
+  /** Operations answered, by name (health shows them). */
+  const served: Record<string, number> = {};
+  const run = async (c: Context, name: string, input: unknown): Promise<Response> => {
+    if (findOp(name) === undefined) return refuse(c, 404, 'NOT_FOUND', `no operation named ${JSON.stringify(name)}`, 'GET /api/ops lists the operations');
+    // An answer is never behind a change the watcher already reported.
+    await options.watcher?.flush();
+    served[name] = (served[name] ?? 0) + 1;
+    const notes: string[] = [];
+    const envelope = c.req.header('x-lore-envelope') === '1';
+    try {
+      const output = await runOp(name, input, { ws: options.ws, note: (text) => notes.push(text), progress: () => undefined }, { checkOutput: options.checkOutput });
+      // The CLI asks for the notes in the body (all of them, for the same stderr as without a daemon).
+      if (envelope) return c.json({ output, notes });
+      if (notes.length > 0) c.header('x-lore-notes', notesHeader(notes));
+      return c.json(output as object);
+    } catch (error) {
+      const { status, body } = errorBody(error);
+      if (envelope) return c.json({ ...(body as object), notes }, status);
+      if (notes.length > 0) c.header('x-lore-notes', notesHeader(notes));
+      return c.json(body as object, status);
+    }
+  };
+
+  app.post('/api/ops/:name', async (c) => {
+    const name = c.req.param('name');
+    if (findOp(name) === undefined) return run(c, name, {});
+    let input: unknown;
+    try {
+      const text = await c.req.text();
+      input = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (error) {
+      return refuse(c, 400, 'USAGE', `the body is not JSON: ${(error as Error).message}`);
+    }
+    return run(c, name, input);
+  });
+
+  app.get('/api/ops/:name', async (c) => {
+    const name = c.req.param('name');
+    const op = findOp(name);
+    if (op !== undefined && !op.readOnly) return refuse(c, 405, 'USAGE', `${name} changes the store: POST it`);
+    const raw = c.req.query('input');
+    let input: unknown = {};
+    try {
+      if (raw !== undefined) input = JSON.parse(raw);
+    } catch (error) {
+      return refuse(c, 400, 'USAGE', `?input is not JSON: ${(error as Error).message}`);
+    }
+    return run(c, name, input);
+  });
+
+  // Conveniences for reading with a plain GET (curl, a browser's address bar).
+  app.get('/api/ops', (c) => c.json(OPS.map((op) => ({ name: op.name, summary: op.summary, readOnly: op.readOnly }))));
+  app.get('/api/status', (c) => run(c, 'store.status', {}));
+  app.get('/api/records', (c) => run(c, 'record.list', c.req.query('kind') === undefined ? {} : { kind: c.req.query('kind') }));
+  app.get('/api/records/:id', (c) => run(c, 'record.show', { id: c.req.param('id') }));
+  app.get('/api/query', (c) => {
+    const limit = Number(c.req.query('limit'));
+    return run(c, 'knowledge.query', { taskDescription: c.req.query('q') ?? '', ...(Number.isInteger(limit) && limit > 0 ? { limit } : {}) });
+  });
+
+  app.get('/api/schemas/*', (c) => {
+    const file = c.req.path.slice('/api/schemas/'.length);
+    if (!/^(ops\/)?[A-Za-z0-9._-]+\.schema\.json$/.test(file) || file.includes('..')) return refuse(c, 404, 'NOT_FOUND', `no schema ${file}`);
+    try {
+      return c.json(bundleSchema(file));
+    } catch {
+      return refuse(c, 404, 'NOT_FOUND', `no schema ${file}`);
+    }
+  });
+
+  app.get('/api/health', async (c) => {
+    const root = await options.ws.root().catch(() => undefined);
+    const w = options.watcher;
+    return c.json({
+      ok: w === undefined || w.state === 'watching',
+      version: options.version,
+      store: root ?? null,
+      pid: process.pid,
+      startedAt: options.startedAt,
+      watcher: { state: w?.state ?? 'off', restarts: w?.restarts ?? 0, lastReconcile: w?.lastReconcile ?? null },
+      batches: options.live?.batches ?? 0,
+      lastChange: options.live?.lastChange ?? null,
+      listeners: options.hub.size,
+      served,
+      rssBytes: process.memoryUsage().rss,
+    });
+  });
+
+  // The records' problems the daemon keeps up to date: what a page shows without validating the store.
+  app.get('/api/problems', async (c) => {
+    await options.watcher?.flush();
+    if (options.live === undefined) return run(c, 'store.validate', {});
+    return c.json({ problems: await options.live.problems() });
+  });
+
+  app.post('/api/reconcile', async (c) => {
+    if (options.watcher === undefined) return refuse(c, 503, 'USAGE', 'no watcher runs');
+    const changes = await options.watcher.reconcile();
+    return c.json({ changes });
+  });
+
+  app.get('/api/events', (c) => {
+    if (options.hub.size >= MAX_LISTENERS) return refuse(c, 503, 'TOO_LARGE', `${MAX_LISTENERS} pages already listen to this daemon`);
+    return streamSSE(c, (stream) => streamEvents(stream, options));
+  });
+
+  app.all('/api/*', (c) => refuse(c, 404, 'NOT_FOUND', `no API ${c.req.method} ${c.req.path}`, 'GET /api/ops lists the operations'));
+
+  app.get('*', async (c) => {
+    if (!options.ui) return refuse(c, 404, 'NOT_FOUND', 'the web UI is off (lore serve --no-ui)');
+    const path = c.req.path;
+    let asset = uiAsset(path);
+    if (path === '/' || path === '/index.html') {
+      // The page holds the token, so it goes only to a browser that has it: from the link lore serve
+      // printed (kept in a strict, HTTP-only cookie, and dropped from the address bar) or the cookie.
+      const given = c.req.query('token');
+      if (given !== undefined && sameToken(given, options.token)) {
+        c.header('set-cookie', `${TOKEN_COOKIE}=${options.token}; Path=/; HttpOnly; SameSite=Strict`);
+        return c.redirect('/', 303);
+      }
+      const store = (await options.ws.root().catch(() => 'lore')).split('/').pop() ?? 'lore';
+      if (!sameToken(cookie(c, TOKEN_COOKIE), options.token)) {
+        c.status(401);
+        asset = lockedPage(store);
+      } else {
+        asset = indexPage(options.token, store);
+      }
+    }
+    if (asset === undefined) return refuse(c, 404, 'NOT_FOUND', `no page ${path}`);
+    c.header('content-security-policy', CSP);
+    c.header('x-frame-options', 'DENY');
+    c.header('cache-control', 'no-cache');
+    c.header('content-type', asset.type);
+    return c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body));
+  });
+
+  return app;
+}

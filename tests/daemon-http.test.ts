@@ -1,0 +1,141 @@
+// The daemon's HTTP handlers, called as functions of Request → Response (no port): every
+// refusal the issue lists, the operations' doors, the error shapes, the schemas, the UI's headers.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { EventHub } from '../src/daemon/events.js';
+import { createApp, MAX_BODY_BYTES } from '../src/daemon/http.js';
+import { CSP, IMPORT_MAP } from '../src/daemon/ui-assets.js';
+import { Workspace } from '../src/workspace/workspace.js';
+import { lore } from './helpers/cli.js';
+import { tempDir, testEnv } from './helpers/temp.js';
+
+const TOKEN = 'a'.repeat(64);
+const HOST = '127.0.0.1:7373';
+
+async function app(t: import('node:test').TestContext, ui = true) {
+  const root = tempDir(t);
+  const init = await lore(['init', '--store', root], { cwd: root });
+  assert.equal(init.code, 0, init.stderr);
+  const ws = new Workspace({ cwd: root, env: testEnv() });
+  const server = createApp({ ws, hub: new EventHub(), token: TOKEN, version: '0.1.0', address: () => ({ host: '127.0.0.1', port: 7373 }), ui, checkOutput: true, startedAt: '2026-01-01T00:00:00.000Z' });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => server.request(path, {
+    method: 'POST',
+    headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, origin: `http://${HOST}`, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const get = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers: { host: HOST, 'x-lore-token': TOKEN, ...headers } });
+  return { root, server, post, get };
+}
+
+const ENTRY = { title: 'Prefer small pure functions', description: 'Small functions are easy to test' };
+const ADD = { type: 'recommendation', entry: ENTRY };
+const entryFile = (root: string) => join(root, '.knowledge', 'knowledge', 'recommendations', 'rec-prefer-small-pure-functions.yaml');
+
+test('an operation over HTTP: the input and output of its schemas, written through the same locked op as the CLI', async (t) => {
+  const { root, post, get } = await app(t);
+  const added = await post('/api/ops/entry.add', ADD);
+  assert.equal(added.status, 200);
+  const body = (await added.json()) as { id: string; file: string };
+  assert.equal(body.id, 'rec-prefer-small-pure-functions');
+  assert.equal(body.file, '.knowledge/knowledge/recommendations/rec-prefer-small-pure-functions.yaml');
+  const shown = await get(`/api/ops/record.show?input=${encodeURIComponent(JSON.stringify({ id: body.id }))}`);
+  assert.equal(shown.status, 200);
+  assert.equal(((await shown.json()) as { value: { title: string } }).value.title, 'Prefer small pure functions');
+  const cli = await lore(['show', body.id, '--json'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  assert.deepEqual(JSON.parse(cli.stdout), await (await get(`/api/records/${body.id}`)).json());
+});
+
+test('refusals: a rebinding Host, a missing or wrong token, another origin, a cross-site fetch, a non-JSON body, a too large body, a write by GET', async (t) => {
+  const { root, post, get, server } = await app(t);
+  const cases: Array<[string, Response, number, string]> = [
+    ['rebinding Host', await post('/api/ops/entry.add', ADD, { host: 'evil.example:7373' }), 403, 'the Host header "evil.example:7373" does not name this daemon'],
+    ['rebinding Host on a read', await get('/api/health', { host: 'attacker.test' }), 403, 'the Host header "attacker.test" does not name this daemon'],
+    ['missing token', await server.request('/api/ops/entry.add', { method: 'POST', headers: { host: HOST, 'content-type': 'application/json' }, body: JSON.stringify(ADD) }), 403, 'this request needs the daemon token (header x-lore-token)'],
+    ['wrong token', await post('/api/ops/entry.add', ADD, { 'x-lore-token': 'b'.repeat(64) }), 403, 'this request needs the daemon token (header x-lore-token)'],
+    ['cross-origin', await post('/api/ops/entry.add', ADD, { origin: 'http://evil.example' }), 403, 'a request from http://evil.example may not use this daemon'],
+    ['cross-site fetch', await post('/api/ops/entry.add', ADD, { 'sec-fetch-site': 'cross-site', origin: `http://${HOST}` }), 403, 'a cross-site request may not use this daemon'],
+    ['form post', await post('/api/ops/entry.add', 'type=recommendation', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'the body must be JSON (content-type: application/json)'],
+    ['too large', await post('/api/ops/knowledge.import', { text: 'x'.repeat(MAX_BODY_BYTES) }), 413, `the body is larger than ${MAX_BODY_BYTES} bytes`],
+    ['write by GET', await get('/api/ops/entry.add'), 405, 'entry.add changes the store: POST it'],
+    ['a check that may write a baseline, by GET', await get(`/api/ops/guard.check?input=${encodeURIComponent('{"files":["a"],"writeBaseline":"/tmp/x.json"}')}`), 405, 'guard.check changes the store: POST it'],
+    ['read without the token', await server.request('/api/ops/record.list', { headers: { host: HOST } }), 403, 'this request needs the daemon token (header x-lore-token)'],
+    ['cross-site read', await get('/api/health', { 'sec-fetch-site': 'cross-site' }), 403, 'a cross-site request may not use this daemon'],
+    ['same-site read', await get('/api/records', { 'sec-fetch-site': 'same-site' }), 403, 'a same-site request may not use this daemon'],
+    ['foreign origin on a read', await get('/api/records', { origin: 'http://evil.example' }), 403, 'a request from http://evil.example may not use this daemon'],
+    ['a token of other bytes', await post('/api/ops/entry.add', ADD, { 'x-lore-token': `${'a'.repeat(63)}\u00e9` }), 403, 'this request needs the daemon token (header x-lore-token)'],
+    ['PUT', await server.request('/api/ops/entry.add', { method: 'PUT', headers: { host: HOST } }), 405, 'PUT is not served here'],
+  ];
+  for (const [name, response, status, message] of cases) {
+    assert.equal(response.status, status, name);
+    assert.equal(((await response.json()) as { error: { message: string } }).error.message, message, name);
+  }
+  assert.equal(existsSync(entryFile(root)), false, 'no refused request wrote anything');
+  // localhost names a loopback daemon too.
+  assert.equal((await get('/api/health', { host: 'localhost:7373' })).status, 200);
+});
+
+test('errors carry the code, message, hint and problems by field; ids go through the CLI\'s checks', async (t) => {
+  const { root, post } = await app(t);
+  const bad = await post('/api/ops/entry.add', { ...ADD, entry: { ...ENTRY, priority: 'urgent' } });
+  assert.equal(bad.status, 422);
+  assert.deepEqual(await bad.json(), { error: { code: 'INVALID_RECORD', message: 'the recommendation rec-prefer-small-pure-functions is invalid', problems: [{ severity: 'error', file: '.knowledge/knowledge/recommendations/rec-prefer-small-pure-functions.yaml', pointer: '/priority', message: 'priority must be one of low, medium, high, critical (found "urgent")' }] } });
+  const shapeless = await post('/api/ops/entry.add', { type: 'recommendation' });
+  assert.equal(shapeless.status, 400);
+  const body = (await shapeless.json()) as { error: { code: string; message: string } };
+  assert.equal(body.error.code, 'USAGE');
+  assert.equal(body.error.message, 'the input of entry.add is invalid');
+  const traversal = await post('/api/ops/entry.add', { ...ADD, entry: { ...ENTRY, id: '../../x' } });
+  assert.equal(traversal.status, 400);
+  const cli = await lore(['add', 'recommendation', '--id', '../../x', '--title', ENTRY.title, '--description', ENTRY.description, '--json'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  assert.equal(cli.code, 2);
+  assert.deepEqual(await traversal.json(), JSON.parse(cli.stdout));
+  const missing = await post('/api/ops/record.show', { id: '../../etc/passwd' });
+  assert.equal(missing.status, 404);
+  assert.deepEqual(await missing.json(), { error: { code: 'NOT_FOUND', message: 'no record with id "../../etc/passwd"', hint: 'lore list shows every id', problems: [] } });
+  const unknown = await post('/api/ops/entry.explode', {});
+  assert.equal(unknown.status, 404);
+  assert.equal(((await unknown.json()) as { error: { message: string } }).error.message, 'no operation named "entry.explode"');
+  const notJson = await post('/api/ops/entry.add', '{"type":');
+  assert.equal(notJson.status, 400);
+});
+
+test('the UI page: only for the token (the printed link sets a strict cookie), a strict Content-Security-Policy, the libraries from the installed packages; off with --no-ui', async (t) => {
+  const { get, server } = await app(t);
+  const page = (path: string, headers: Record<string, string> = {}) => server.request(path, { headers: { host: HOST, ...headers } });
+  const locked = await page('/');
+  assert.equal(locked.status, 401);
+  const lockedHtml = await locked.text();
+  assert.equal(lockedHtml.includes(TOKEN), false);
+  assert.ok(lockedHtml.includes('This page needs the link <code>lore serve</code> printed'));
+  assert.equal((await page(`/?token=${'b'.repeat(64)}`)).status, 401);
+  const login = await page(`/?token=${TOKEN}`);
+  assert.equal(login.status, 303);
+  assert.equal(login.headers.get('location'), '/');
+  assert.equal(login.headers.get('set-cookie'), `lore_token=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`);
+  const ui = await page('/', { cookie: `other=1; lore_token=${TOKEN}` });
+  assert.equal(ui.status, 200);
+  assert.equal(ui.headers.get('content-security-policy'), CSP);
+  assert.match(CSP, /^default-src 'none'; script-src 'self' 'sha256-[A-Za-z0-9+/]+='; style-src 'self';/);
+  assert.equal(ui.headers.get('x-frame-options'), 'DENY');
+  const html = await ui.text();
+  assert.ok(html.includes(`<meta name="lore-token" content="${TOKEN}">`));
+  assert.ok(html.includes(`<script type="importmap">${IMPORT_MAP}</script>`));
+  const preact = await page('/vendor/preact.js');
+  assert.equal(preact.status, 200);
+  assert.equal(await preact.text(), readFileSync(new URL('../node_modules/preact/dist/preact.mjs', import.meta.url), 'utf8'));
+  for (const path of ['/vendor/left-pad.js', '/static/..%2f..%2fpackage.json', '/app/../package.json', '/nothing']) assert.equal((await get(path)).status, 404, path);
+  const { get: apiOnly } = await app(t, false);
+  assert.equal((await apiOnly('/')).status, 404);
+  assert.equal((await apiOnly('/api/health')).status, 200);
+});
+
+test('schemas for forms are served bundled: no $ref leaves the document', async (t) => {
+  const { get } = await app(t);
+  const response = await get('/api/schemas/ops/entry.add.input.schema.json');
+  assert.equal(response.status, 200);
+  const text = await response.text();
+  assert.equal(/"\$ref":"(?!#)/.test(text), false);
+  assert.equal((await get('/api/schemas/../package.json')).status, 404);
+});

@@ -1,0 +1,54 @@
+// Real Chromium (Debian's `chromium`, installed by .ci/run) driven by playwright-core, closed when
+// the test ends. Screenshots go to test-artifacts/screenshots/ (kept by CI, never committed).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { stopping, tokens } from './daemon.js';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env.LORE_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
+
+/** A browser for the test; fails (never skips) when Chromium is missing: .ci/run installs it. */
+export async function browser(t: TestContext): Promise<Browser> {
+  const b = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] }).catch((error: Error) => {
+    throw new Error(`cannot start Chromium at ${CHROMIUM} (apt-get install chromium, or set LORE_CHROMIUM): ${error.message}`);
+  });
+  t.after(() => b.close());
+  return b;
+}
+
+export interface OpenOptions {
+  /** Console errors the test causes on purpose: Chromium logs every refused request (an invalid edit's 422) as one. */
+  expected?(text: string, url: string): boolean;
+}
+
+/** A page of `url` in a 1440×900 window; console errors and failed requests fail the test at its end. */
+export async function openPage(t: TestContext, b: Browser, url: string, options: OpenOptions = {}): Promise<Page> {
+  const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+  // What opening the link lore serve prints leaves behind: the cookie that lets the page load.
+  for (const [daemon, token] of tokens) if (url.startsWith(daemon)) await context.addCookies([{ name: 'lore_token', value: token, url: daemon }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    // The event stream breaks when the daemon stops at the end of the test: not the page's fault.
+    const from = message.location().url;
+    // The event stream breaks, and requests are refused, once the daemon stops at the end of a test.
+    if (message.type() !== 'error' || from.endsWith('/api/events') || [...stopping].some((url) => from.startsWith(url))) return;
+    if (options.expected?.(message.text(), message.location().url) !== true) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  t.after(() => {
+    if (errors.length > 0) throw new Error(`the page logged errors:\n${errors.join('\n')}`);
+  });
+  await page.goto(url);
+  return page;
+}
+
+/** Saves a full-page screenshot as test-artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
