@@ -2,17 +2,16 @@
 // `app.request(...)` without a port. Every operation is at POST /api/ops/<name> (input and output
 // are the operation's schemas), read-only ones also at GET with ?input=<JSON>; /api/events streams
 // changes; /api/health says how the daemon is. Every request must name this daemon by its Host
-// (DNS rebinding); every POST must carry the token and, from a browser, this origin.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { networkInterfaces } from 'node:os';
+// (DNS rebinding) and carry the token (_security.ts checks every request first).
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { LoreError } from '../errors.js';
 import { findOp, OPS } from '../ops/registry.js';
 import { runOp } from '../ops/run.js';
 import { bundleSchema } from '../schema/bundle.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { errorBody, notesHeader, refuse } from './_respond.js';
+import { cookie, sameToken, securityChecks, TOKEN_COOKIE } from './_security.js';
 import type { EventHub } from './events.js';
 import type { LiveStore } from './live.js';
 import { CSP, indexPage, lockedPage, uiAsset } from './ui-assets.js';
@@ -24,8 +23,6 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_LISTENERS = 64;
 /** Events queued for a page that does not read them before it is let go. */
 const MAX_QUEUED_EVENTS = 1000;
-/** The most bytes of notes sent in the x-lore-notes header. */
-const MAX_NOTES_BYTES = 8 * 1024;
 
 export interface AppOptions {
   ws: Workspace;
@@ -42,80 +39,6 @@ export interface AppOptions {
   checkOutput: boolean;
   startedAt: string;
 }
-
-type Status = 400 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 503;
-
-const STATUS: Partial<Record<string, Status>> = {
-  USAGE: 400, INVALID_ID: 400, PARSE: 400, NOT_A_GIT_REPO: 400, EMPTY_RANGE: 400, TOO_LARGE: 413,
-  NOT_FOUND: 404, STORE_NOT_FOUND: 404, BRANCH_NOT_FOUND: 404,
-  CONFLICT: 409, ALREADY_SUMMARIZED: 409, INSUFFICIENT_NODES: 409,
-  INVALID_RECORD: 422, INVALID_STORE: 422, BLOCKED: 422, LOCK_TIMEOUT: 503,
-};
-
-/** lore's error body (the same shape as `--json` errors and MCP tool errors). */
-function errorBody(error: unknown): { status: Status; body: unknown } {
-  if (error instanceof LoreError) {
-    const problems = error.problems;
-    return { status: STATUS[error.code] ?? 500, body: { error: { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }), problems } } };
-  }
-  return { status: 500, body: { error: { code: 'INTERNAL', message: `internal error: ${(error as Error)?.message ?? String(error)} (a bug in lore: please report it)`, problems: [] } } };
-}
-
-/** The notes of an operation as a header value: a URI-encoded JSON array, the last ones cut to fit. */
-function notesHeader(notes: readonly string[]): string {
-  let shown = [...notes];
-  let header = JSON.stringify(shown);
-  while (header.length > MAX_NOTES_BYTES && shown.length > 1) {
-    shown = shown.slice(0, -1);
-    header = JSON.stringify([...shown, `(${notes.length - shown.length} more notes not shown)`]);
-  }
-  return encodeURIComponent(header);
-}
-
-function refuse(c: Context, status: Status, code: string, message: string, hint?: string): Response {
-  return c.json({ error: { code, message, ...(hint === undefined ? {} : { hint }), problems: [] } }, status);
-}
-
-const LOOPBACK = new Set(['127.0.0.1', '::1']);
-
-/** A host name as the Host header spells it, with the port. */
-const withPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-/**
- * The Host header values that name this daemon: its address, localhost for a loopback one, and
- * every address of this machine for a wildcard one (0.0.0.0, ::). Anything else is a name that
- * resolved here by a trick (DNS rebinding).
- */
-function hostNames(address: { host: string; port: number }): Set<string> {
-  const { host, port } = address;
-  const names = new Set([withPort(host, port)]);
-  if (LOOPBACK.has(host) || host === '0.0.0.0' || host === '::') names.add(`localhost:${port}`);
-  if (host === '0.0.0.0' || host === '::') {
-    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(withPort(a.address.toLowerCase(), port));
-  }
-  return names;
-}
-
-/** Whether `given` is the token, compared in constant time (by digest: any length, any bytes). */
-function sameToken(given: string | undefined, token: string): boolean {
-  if (given === undefined) return false;
-  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(token));
-}
-
-/** The cookie that lets a browser load the page (set from the ?token= link lore serve prints). */
-export const TOKEN_COOKIE = 'lore_token';
-
-function cookie(c: Context, name: string): string | undefined {
-  for (const part of (c.req.header('cookie') ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
-
-/** Reads that need no token: the daemon's state and its event stream (an EventSource cannot send headers). */
-const OPEN_READS = new Set(['/api/health', '/api/events']);
 
 /** Sends the daemon's events to one page until it goes (or stops reading: it is let go). */
 async function streamEvents(stream: SSEStreamingApi, options: AppOptions): Promise<void> {
@@ -160,25 +83,7 @@ export function createApp(options: AppOptions): Hono {
   });
 
   // Security first, for every request.
-  app.use('*', async (c, next) => {
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'no-referrer');
-    c.header('cache-control', 'no-store');
-    const host = c.req.header('host');
-    if (host === undefined || !hostNames(options.address()).has(host.toLowerCase())) {
-      return refuse(c, 403, 'FORBIDDEN', `the Host header ${JSON.stringify(host ?? '')} does not name this daemon`);
-    }
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== `http://${host}`) return refuse(c, 403, 'FORBIDDEN', `a request from ${origin} may not use this daemon`);
-    const site = c.req.header('sec-fetch-site');
-    if (site === 'cross-site' || site === 'same-site') return refuse(c, 403, 'FORBIDDEN', `a ${site} request may not use this daemon`);
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return refuse(c, 405, 'USAGE', `${c.req.method} is not served here`);
-    if (c.req.path.startsWith('/api/') && !(c.req.method !== 'POST' && OPEN_READS.has(c.req.path)) && !sameToken(c.req.header('x-lore-token'), options.token)) {
-      return refuse(c, 403, 'FORBIDDEN', 'this request needs the daemon token (header x-lore-token)', 'the token is in .knowledge/.cache/daemon.json');
-    }
-    if (c.req.method === 'POST' && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return refuse(c, 415, 'USAGE', 'the body must be JSON (content-type: application/json)');
-    await next();
-  });
+  app.use('*', securityChecks(options));
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`) }));
 
   /** Operations answered, by name (health shows them). */
