@@ -18,6 +18,17 @@ import { gitRepo, gitSync, tempStore, testEnv, writeFiles } from './helpers/temp
 
 const texts = (page: Page, selector: string): Promise<string[]> => page.locator(selector).allInnerTexts().then((all) => all.map((t) => t.replace(/\s+/g, ' ').trim()));
 
+/** Asserts the texts of `selector`, waiting (up to 10 s) for the page to show them: parts of a screen load one after another. */
+async function expectTexts(page: Page, selector: string, expected: string[]): Promise<void> {
+  const until = Date.now() + 10_000;
+  let actual = await texts(page, selector);
+  while (JSON.stringify(actual) !== JSON.stringify(expected) && Date.now() < until) {
+    await page.waitForTimeout(50);
+    actual = await texts(page, selector);
+  }
+  assert.deepEqual(actual, expected, selector);
+}
+
 /** Polls `read` (the page's CSP refuses the string predicates of waitForFunction) until `done` holds; 5 s at most. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const end = Date.now() + 5000;
@@ -51,10 +62,10 @@ describe('the web UI: context graph', () => {
 
     await page.fill('input[name="search"]', 'security');
     assert.equal(await page.locator('.graph-side .count').innerText(), '1 of 5 match');
-    assert.deepEqual(await texts(page, '.entity-list .name'), ['Auth "v2" [beta]']);
+    await expectTexts(page, '.entity-list .name', ['Auth "v2" [beta]']);
     await page.press('input[name="search"]', 'Enter');
     assert.equal(await page.locator('.entity-detail h3').innerText(), 'Auth "v2" [beta]');
-    assert.deepEqual(await texts(page, '.entity-detail .rels li'), [
+    await expectTexts(page, '.entity-detail .rels li', [
       'reads "from" → C:\\data\\N #1 <b>bold</b> & `code`',
       'writes_to → C:\\data\\N #1 <b>bold</b> & `code`',
       'Web App → calls',
@@ -114,9 +125,9 @@ describe('the web UI: thought DAG', () => {
     const daemon = await startDaemon(t, root);
     const page = await openPage(t, await browser(t), `${daemon.url}/#/dag`);
     await page.waitForSelector('table.branches tbody tr');
-    assert.deepEqual(await texts(page, 'select[name="project"] option'), ['demo (5)']);
+    await expectTexts(page, 'select[name="project"] option', ['demo (5)']);
     // The critic's review is a head too: nothing follows it yet.
-    assert.deepEqual(await texts(page, 'table.branches tbody tr'), [
+    await expectTexts(page, 'table.branches tbody tr', [
       `parser ${tests} 2 Write the reader tests`,
       `docs ${docs} 1 Document the format`,
       `parser ${critic.json.node.id} 2 needs revision no test covers the empty file`,
@@ -126,7 +137,7 @@ describe('the web UI: thought DAG', () => {
     assert.equal(new URL(page.url()).hash, `#/dag/demo/${reader}`);
     await page.waitForSelector('.node-detail .verdict');
     assert.equal(await page.locator('.node-detail .thought').innerText(), 'Split the reader from the parser');
-    assert.deepEqual(await texts(page, '.node-detail .verdict > .badge'), ['needs revision']);
+    await expectTexts(page, '.node-detail .verdict > .badge', ['needs revision']);
     assert.match(await page.locator('.node-detail .verdict').innerText(), /^needs revision\s+no test covers the empty file/);
     assert.deepEqual(await page.locator('.node-detail .parents li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node'))), [plan]);
     assert.deepEqual(await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node'))), [tests]);
@@ -165,10 +176,10 @@ describe('the web UI: player / coach', () => {
     const page = await openPage(t, await browser(t), `${daemon.url}/#/player-coach/acme`);
 
     await page.waitForSelector('.role-panel[data-role="coach"] ul.sourced li');
-    assert.deepEqual(await texts(page, 'select[name="project"] option'), ['acme', 'demo']);
+    await expectTexts(page, 'select[name="project"] option', ['acme', 'demo']);
     assert.equal(await page.locator('.override-file').innerText(), 'overrides: .knowledge/overrides/acme.yaml');
     // The override's "Run quality gates" is already in the store's list: it is not repeated.
-    assert.deepEqual(await texts(page, '.role-panel[data-role="coach"] h4:has-text("Must do") + ul li'), [
+    await expectTexts(page, '.role-panel[data-role="coach"] h4:has-text("Must do") + ul li', [
       'Validate against acceptance criteria store',
       'Run quality gates store',
       'Provide actionable feedback store',
@@ -176,24 +187,24 @@ describe('the web UI: player / coach', () => {
       'Verify OPG registration compliance override',
       'Check Moneyhub API contract alignment override',
     ]);
-    assert.deepEqual(await texts(page, '.role-panel[data-role="coach"] h4:has-text("Escalate when") + ul li.override'), ['Financial data handling inconsistency detected override']);
+    await expectTexts(page, '.role-panel[data-role="coach"] h4:has-text("Escalate when") + ul li.override', ['Financial data handling inconsistency detected override']);
     assert.equal(await page.locator('table.gates tr[data-profile="QG-feature-4-6"] td:nth-child(5)').innerText(), '85% override');
     assert.equal(await page.locator('table.gates tr[data-profile="QG-feature-1-3"] td:nth-child(5)').innerText(), '70% store');
-    assert.deepEqual(await texts(page, 'table.modes tbody td:last-child'), ['fallback', 'store', 'store']);
-    assert.deepEqual(await texts(page, 'table.modes tbody td:first-child'), ['direct', 'task_work', 'autobuild']);
+    await expectTexts(page, 'table.modes tbody td:last-child', ['fallback', 'store', 'store']);
+    await expectTexts(page, 'table.modes tbody td:first-child', ['direct', 'task_work', 'autobuild']);
 
-    assert.deepEqual(await texts(page, '.pick-list.features li .pick-title'), ['FEAT-7', 'FEAT-3']);
+    await expectTexts(page, '.pick-list.features li .pick-title', ['FEAT-7', 'FEAT-3']);
     await page.waitForSelector('.turn');
-    assert.deepEqual(await texts(page, '.turn .turn-head strong'), ['Turn 2', 'Turn 1']);
-    assert.deepEqual(await texts(page, '.turn:first-child .criterion'), ['parse verified', 'errors pending']);
-    assert.deepEqual(await texts(page, '.turn:first-child .turn-head .badge'), ['approve', 'gates passed']);
+    await expectTexts(page, '.turn .turn-head strong', ['Turn 2', 'Turn 1']);
+    await expectTexts(page, '.turn:first-child .criterion', ['parse verified', 'errors pending']);
+    await expectTexts(page, '.turn:first-child .turn-head .badge', ['approve', 'gates passed']);
     assert.match(await page.locator('.turn:nth-child(2)').innerText(), /Blockers\s+no fixtures/);
     await screenshot(page, 'player-coach');
 
     // A turn written on disk shows without a reload.
     appendFileSync(join(root, log), ndjson([turn('FEAT-7', 'TASK-2', 3, 30, { coach_decision: 'escalate' })]));
     assert.equal(await until(() => page.locator('.turn .turn-head strong').first().innerText(), (text) => text === 'Turn 3'), 'Turn 3');
-    assert.deepEqual(await texts(page, '.turn:first-child .turn-head .badge'), ['escalate']);
+    await expectTexts(page, '.turn:first-child .turn-head .badge', ['escalate']);
 
     // Another project: no override file, and no turns yet.
     await page.selectOption('select[name="project"]', 'demo');
@@ -222,12 +233,12 @@ describe('the web UI: changes', () => {
     const page = await openPage(t, await browser(t), `${daemon.url}/#/changes`);
     await page.waitForSelector('table.uncommitted');
     assert.equal(await page.locator('.screen-head .muted').innerText(), 'on relax-env compared with main');
-    assert.deepEqual(await texts(page, 'table.uncommitted tbody tr'), [
+    await expectTexts(page, 'table.uncommitted tbody tr', [
       '.knowledge/knowledge/recommendations/rec-note.yaml added recommendation untracked',
       '.knowledge/knowledge/recommendations/rec-retry.yaml modified recommendation not staged',
       '.knowledge/knowledge/recommendations/rec-small.yaml added recommendation staged',
     ]);
-    assert.deepEqual(await texts(page, 'table.diff-records tbody tr'), ['pro-env prohibition · Never commit .env files changed weakens enforcement priority lowered from critical to high']);
+    await expectTexts(page, 'table.diff-records tbody tr', ['pro-env prohibition · Never commit .env files changed weakens enforcement priority lowered from critical to high']);
     assert.equal(await page.locator('.diff .banner.error').innerText(), '1 change weakens enforcement: reviewers will look at it first');
     await screenshot(page, 'changes');
 
@@ -245,6 +256,6 @@ describe('the web UI: changes', () => {
     const daemon = await startDaemon(t, root);
     const page = await openPage(t, await browser(t), `${daemon.url}/#/changes`);
     await page.waitForSelector('.empty');
-    assert.deepEqual(await texts(page, '.empty'), ['No uncommitted changes to .knowledge/', 'No knowledge diff: no default branch to compare with (neither origin/HEAD, main nor master exists)']);
+    await expectTexts(page, '.empty', ['No uncommitted changes to .knowledge/', 'No knowledge diff: no default branch to compare with (neither origin/HEAD, main nor master exists)']);
   });
 });
