@@ -1,11 +1,12 @@
 // The inter-process lock within one process: many callers at once take turns in order (only the
 // first polls the lock file), and taking a lock the same flow of calls already holds is refused at
-// once instead of waiting for itself.
+// once instead of waiting for itself; breaking a stale lock never touches the lock of a live holder.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { withLock } from '../src/log/lock.js';
+import { breakLock, withLock } from '../src/log/lock.js';
 import { tempDir } from './helpers/temp.js';
 
 describe('withLock within one process', () => {
@@ -37,5 +38,28 @@ describe('withLock within one process', () => {
     const other = join(tempDir(t), 'other.ndjson');
     const nested = await withLock(target, () => withLock(other, () => withLock(target, async () => 'never').catch((error: Error) => error.message)));
     assert.equal(nested, `lore: ${target}.lock is already held by this call: a lock is not re-entrant`);
+  });
+});
+
+describe('breaking a stale lock', () => {
+  const gone = { pid: 2 ** 22 + 1, host: hostname(), nonce: 'aaaaaaaaaaaaaaaa', time: '2026-01-01T00:00:00.000Z' };
+
+  it('breaks a lock whose holder is gone', async (t) => {
+    const path = join(tempDir(t), 'log.ndjson.lock');
+    writeFileSync(path, JSON.stringify(gone));
+    assert.deepEqual([await breakLock(path, gone), existsSync(path), readdirSync(dirname(path))], ['broken', false, []]);
+  });
+
+  it('leaves untouched the lock of the next holder when the one it saw released the lock and exited', async (t) => {
+    // The waiter read holder `gone`, which then released the lock and exited; another took it.
+    const path = join(tempDir(t), 'log.ndjson.lock');
+    const next = { ...gone, pid: process.pid, nonce: 'bbbbbbbbbbbbbbbb' };
+    writeFileSync(path, JSON.stringify(next));
+    const before = statSync(path, { bigint: true });
+    assert.equal(await breakLock(path, gone), 'changed');
+    const after = statSync(path, { bigint: true });
+    // Not even moved aside and linked back (which changes the inode's ctime and leaves the path
+    // empty for an instant, in which a third waiter could take the lock too).
+    assert.deepEqual([after.ino, after.ctimeNs, readFileSync(path, 'utf8'), readdirSync(dirname(path))], [before.ino, before.ctimeNs, JSON.stringify(next), ['log.ndjson.lock']]);
   });
 });

@@ -24,7 +24,7 @@ export interface LockOptions {
   label?: string;
 }
 
-interface Holder {
+export interface Holder {
   pid: number;
   host: string;
   nonce: string;
@@ -55,21 +55,33 @@ async function isStale(path: string, staleMs: number): Promise<Holder | 'unreada
   }
 }
 
-/** Moves a stale lock aside; if what was moved turns out to be a fresh lock, puts it back. */
-async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Promise<void> {
+/**
+ * Moves a stale lock aside; if what was moved turns out to be a fresh lock, puts it back. Exported
+ * for the tests.
+ *
+ * The holder is read again first: a holder that released the lock and exited between the waiter's
+ * read and its liveness check looks dead, and the lock now in place is the next holder's. Moving
+ * that one aside and back would leave the path empty for an instant, in which a third waiter could
+ * take the lock while the second still holds it: two writers at once, and a lost write.
+ */
+export async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Promise<'broken' | 'changed'> {
+  if (stale !== 'unreadable-stale' && (await readHolder(path))?.nonce !== stale.nonce) return 'changed';
   const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
   try {
     await rename(path, aside);
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return;
+    if (isErrno(error, 'ENOENT')) return 'changed';
     throw error;
   }
   const moved = await readHolder(aside);
+  let result: 'broken' | 'changed' = 'broken';
   if (stale !== 'unreadable-stale' && moved !== undefined && moved.nonce !== stale.nonce) {
     // Another waiter broke the stale lock and took a new one in between: restore it.
     await link(aside, path).catch(() => undefined);
+    result = 'changed';
   }
   await unlink(aside).catch(() => undefined);
+  return result;
 }
 
 /**
