@@ -8,8 +8,11 @@ import { lore } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
-/** The line lore puts in a husky hook, as users will read it. */
-const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+/** The line lore puts in a husky hook, as users will read it: husky 9.1+ puts node_modules/.bin on PATH. */
+const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+
+/** The line lore puts in a tracked hook file that git runs itself (no PATH from a manager). */
+const GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
@@ -55,7 +58,9 @@ function withFakeNpx(t: TestContext, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return { ...env, PATH: `${bin}:${env.PATH}` };
 }
 
-const installed = (hook: string, repo: string, extra = ''): string => `installed lore's pre-commit hook in ${hook} as its first command (git runs it through husky's ${join(repo, '.husky/_/pre-commit')})${extra}\n`;
+const TRACKED = (hook: string): string => `${hook} is tracked by git: commit the change so that the team runs lore too\n`;
+/** What install prints for husky's user hook, committed in these tests unless `tracked` is false. */
+const installed = (hook: string, repo: string, extra = '', tracked = true): string => `installed lore's pre-commit hook in ${hook} as its first command (git runs it through husky's ${join(repo, '.husky/_/pre-commit')})${extra}\n${tracked ? TRACKED(hook) : ''}`;
 
 describe('lore hook install with husky', () => {
   it('puts its line before the exit 0 that ends a husky hook, so a staged .env is blocked', async (t) => {
@@ -128,7 +133,7 @@ describe('lore hook install with husky', () => {
 
     assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${LINE}\n` });
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout), asJson.stderr], [1, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'refused', reason: 'not-a-shell-script', message, fix, text: `${LINE}\n` }, '']);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout), asJson.stderr], [1, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), tracked: true, status: 'refused', reason: 'not-a-shell-script', message, fix, text: `${LINE}\n` }, '']);
     assert.equal(readFileSync(hook, 'utf8'), original);
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
   });
@@ -150,7 +155,7 @@ describe('lore hook install with husky', () => {
     const hook = join(repo, '.husky/pre-commit');
 
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'installed' }]);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), tracked: false, status: 'installed' }]);
     assert.equal(readFileSync(hook, 'utf8'), `${LINE}\n`);
     assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
 
@@ -170,7 +175,7 @@ describe('lore hook install with husky', () => {
     assert.deepEqual(result, {
       code: 1,
       stdout: '',
-      stderr: `lore: hook not installed: ${runner} is not executable (git skips it), so lore cannot prove that git runs ${hook}. Nothing was changed.\nRun npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again; or, once husky runs it, add this line by hand before every other command of ${hook}:\n\n${LINE}\n`,
+      stderr: `lore: hook not installed: ${runner} is not executable (git skips it), so lore cannot prove that git runs ${hook} with lore on PATH. Nothing was changed.\nInstall husky 9.1 or later and run npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again:\n\n${LINE}\n`,
     });
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
@@ -194,7 +199,7 @@ describe('lore hook install with lefthook', () => {
 
     assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${snippet}` });
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [1, { file: join(hooks, 'pre-commit'), style: 'hooks', manager: 'lefthook', status: 'refused', reason: 'lefthook', message, fix, text: snippet }]);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [1, { file: join(hooks, 'pre-commit'), style: 'hooks', manager: 'lefthook', tracked: false, status: 'refused', reason: 'lefthook', message, fix, text: snippet }]);
     assert.equal(readFileSync(join(hooks, 'pre-commit'), 'utf8'), LEFTHOOK_HOOK);
     assert.deepEqual(readdirSync(hooks).sort(), listing);
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
