@@ -58,7 +58,7 @@ describe('the installed pre-commit hook', () => {
     assert.equal(install.stdout, `installed lore's pre-commit hook in ${hook} (the existing hook now runs first, from ${hook}.lore-chained)\n`);
     assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).stdout, `lore's pre-commit hook is already installed in ${hook}\n`);
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'hooks', status: 'already-installed' }]);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'hooks', tracked: false, status: 'already-installed' }]);
 
     writeFiles(repo, { 'ok.txt': 'fine\n' });
     gitSync(repo, ['add', '-A']);

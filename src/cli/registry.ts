@@ -87,6 +87,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'diff', group: 'Commit guard', summary: 'summarise what changed in .knowledge/ between two refs, riskiest first (for PRs)', load: () => import('./commands/diff.js') },
   { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook where git provably runs it, keeping any existing hook", load: () => import('./commands/hook-install.js') },
   { name: 'hook uninstall', group: 'Commit guard', summary: "remove lore's pre-commit hook and restore the hook it chained", load: () => import('./commands/hook-uninstall.js') },
+  { name: 'hook status', group: 'Commit guard', summary: 'say which hook manager runs lore on a commit, and prove it by a dry run', load: () => import('./commands/hook-status.js') },
   { name: 'hook pre-commit', group: 'Commit guard', summary: 'the pre-commit hook: check the staged change, block on critical prohibitions', load: () => import('./commands/hook-pre-commit.js') },
 
   // Agents (issue 12): add entries below this line.
