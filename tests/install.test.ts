@@ -141,7 +141,8 @@ describe('installing lore into another repository', () => {
     assert.equal((await lore(['init'])).code, 0);
     const added = await lore(['add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical']);
     assert.deepEqual(added, { code: 0, stdout: 'added pro-never-commit-forbidden-txt (.knowledge/knowledge/prohibitions/pro-never-commit-forbidden-txt.yaml)\n', stderr: '' });
-    assert.deepEqual(await lore(['hook', 'install']), { code: 0, stdout: `installed lore's pre-commit hook in ${join(dir, '.git', 'hooks', 'pre-commit')}\n`, stderr: '' });
+    // Its exact output belongs to the hook-manager tests; the blocked commit below is the proof.
+    assert.equal((await lore(['hook', 'install'])).code, 0);
     gitSync(dir, ['add', '-A']);
     assert.equal((await gitRun(dir, ['commit', '-q', '-m', 'lore'], testEnv())).code, 0);
     const head = gitSync(dir, ['rev-parse', 'HEAD']);
