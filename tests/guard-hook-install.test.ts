@@ -27,7 +27,7 @@ const BLOCKED = [
   'lore: blocked: 1 critical finding',
   '',
 ].join('\n');
-const PASSED = 'lore: scanned the staged change: 1 file, 1 added line, 5 bytes against 1 prohibition (0 from the change itself)\n\nlore: passed: no prohibition matched\n';
+const PASSED = 'lore: passed: no match for 1 prohibition in 1 file, 1 added line\n';
 const HUSKY_FAILED = 'husky - pre-commit script failed (code 1)\n';
 
 const HUSKY = pathToFileURL(join(import.meta.dirname, '../node_modules/husky/index.js')).href;

@@ -94,6 +94,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'prime', group: 'Agents', summary: 'what an agent must know at the start of a session, within a token budget', load: () => import('./commands/prime.js') },
   { name: 'mcp', group: 'Agents', summary: 'serve the operations as MCP tools over stdio (for agents)', load: () => import('./commands/mcp.js') },
   { name: 'serve', group: 'Agents', summary: 'run the daemon: the live index, the HTTP API and the web UI', load: () => import('./commands/serve.js') },
+
+  // The terminal (issue 14).
+  { name: 'completion', group: 'Shell', summary: 'print the shell completion script for bash, zsh or fish', load: () => import('./commands/completion.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

@@ -25,6 +25,8 @@ export interface CheckOptions {
   now?: Date;
   /** Fingerprints of findings to ignore (lore check --baseline). */
   baseline?: ReadonlySet<string>;
+  /** Called per commit read and per commit scanned of a range (for a progress line). */
+  onProgress?: (done: number, total: number, what: string) => void;
 }
 
 export interface CheckReport {
@@ -89,7 +91,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
-  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
+  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined), options.onProgress);
   if (role !== undefined) {
     const records = [...input.committed.records, ...input.change.records];
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];

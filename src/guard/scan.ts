@@ -75,11 +75,12 @@ export function dedupe(findings: readonly Finding[]): Finding[] {
   return [...kept.values()];
 }
 
-/** Scans change sets against compiled matchers. */
-export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }): { findings: Finding[]; scanned: Scanned } {
+/** Scans change sets against compiled matchers; `onProgress` hears of each one scanned. */
+export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }, onProgress?: (done: number, total: number, what: string) => void): { findings: Finding[]; scanned: Scanned } {
   const findings: Finding[] = [];
   const scanned: Scanned = { commits: 0, files: 0, lines: 0, bytes: 0 };
-  for (const change of changes) {
+  for (const [k, change] of changes.entries()) {
+    onProgress?.(k + 1, changes.length, 'scanning commits');
     if (change.commit !== undefined) scanned.commits++;
     const at = change.commit === undefined ? {} : { commit: change.commit };
     for (const file of change.files) {

@@ -21,6 +21,7 @@ export const command = defineCommand({
   options: { verbose: { type: 'boolean', description: 'also list suppressed and allowed findings, and the role decision' } },
   positionals: [0, 0],
   json: false,
+  light: true,
   examples: ['lore hook pre-commit', 'LORE_SKIP=1 git commit -m "..."   # skip the hook, visibly'],
   async run(ctx) {
     const probe = ctx.env.LORE_HOOK_PROBE;
@@ -33,7 +34,8 @@ export const command = defineCommand({
       return 0;
     }
     const report = await checkStaged({ cwd: ctx.cwd, env: ctx.env });
-    // Hooks talk on stderr: git shows it, and stdout stays free for the commit's own tools.
-    return printReport(ctx, report, 'text', ctx.note);
+    // Hooks talk on stderr: git shows it, and stdout stays free for the commit's own tools. A clean
+    // pass is one line.
+    return printReport(ctx, report, 'text', ctx.note, true);
   },
 });

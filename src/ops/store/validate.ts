@@ -21,7 +21,7 @@ export const op = defineOp<Record<string, never>, ValidateOutput>({
   name: 'store.validate',
   async run(_input, { ws, progress }) {
     const store = await ws.store({ allowInvalidConfig: true });
-    const report = await validateStore(store, { onProgress: (done, total) => progress(done, total, 'files') });
+    const report = await validateStore(store, { onProgress: (done, total) => progress(done, total, 'reading record files') });
     return { valid: report.valid, files: report.files, logs: report.logs.length, records: report.records.length, errors: report.errors, warnings: report.warnings, problems: sortProblems(report.problems) };
   },
 });
