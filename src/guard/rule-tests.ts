@@ -32,19 +32,25 @@ export interface RuleTestReport {
   failures: RuleTestFailure[];
 }
 
-/** What matched an input (`glob **\/.env`, `keyword env`), or undefined: as the hook sees a change holding it, or check-plan a plan. */
+/** A matcher named by its field and index, with its text when short: `globs[0] (**\/.env)`, `patterns[1]`. */
+function named(field: 'patterns' | 'globs' | 'content' | 'keywords', list: readonly string[] | undefined, text: string): string {
+  return `${field}[${list?.indexOf(text) ?? -1}]${text.length <= 60 ? ` (${text})` : ''}`;
+}
+
+/** What matched an input (`globs[0] (**\/.env)`, `keywords[1] (commit env)`), or undefined: as the hook sees a change holding it, or check-plan a plan. */
 export function matchOf(rule: TestedRule, input: RuleTestInput): string | undefined {
+  const { entry } = rule;
   if (input.plan !== undefined) {
-    const keyword = keywordMatches(rule.entry, keywordsIn(input.plan, rule.entry.keywords))[0]?.keyword;
-    return keyword === undefined ? undefined : `keyword ${keyword}`;
+    const keyword = keywordMatches(entry, keywordsIn(input.plan, entry.keywords))[0]?.keyword;
+    return keyword === undefined ? undefined : named('keywords', entry.keywords, keyword);
   }
   const path = input.path ?? DEFAULT_LINE_PATH;
   const added = input.line === undefined ? [] : [{ line: 1, text: input.line }];
-  const { findings } = scan([{ files: [{ path, status: 'added', added }] }], compileRules([{ entry: rule.entry, origin: 'committed', file: rule.file }]));
+  const { findings } = scan([{ files: [{ path, status: 'added', added }] }], compileRules([{ entry, origin: 'committed', file: rule.file }]));
   const found = findings[0];
   if (found === undefined) return undefined;
-  const kind = found.kind === 'content' ? 'content regex' : rule.entry.globs?.includes(found.matcher) === true ? 'glob' : 'pattern';
-  return `${kind} ${found.matcher}`;
+  if (found.kind === 'content') return named('content', entry.content, found.matcher);
+  return entry.globs?.includes(found.matcher) === true ? named('globs', entry.globs, found.matcher) : named('patterns', entry.patterns, found.matcher);
 }
 
 /** An input as people read it in a message. */
@@ -67,7 +73,7 @@ export function runRuleTests(rules: readonly TestedRule[]): RuleTestReport {
         const matched = matchOf(rule, input);
         if ((matched !== undefined) === (side === 'match')) continue;
         const field = `tests.${side}[${index}]`;
-        const what = side === 'match' ? `must match ${describeInput(input)}, but nothing matched` : `must not match ${describeInput(input)}, but ${matched} did`;
+        const what = side === 'match' ? `must match ${describeInput(input)}, but nothing matched` : `must not match ${describeInput(input)}, but ${matched} matched it`;
         report.failures.push({ entryId: rule.entry.id, file: rule.file, field, pointer: `/tests/${side}/${index}`, message: `${field}: ${what}` });
       }
     }

@@ -23,8 +23,7 @@ export const command = defineOpCommand<{ pack: string; dryRun: boolean; items: S
     const verb = dryRun ? 'would be ' : '';
     for (const item of items) {
       if (item.status === 'added') ctx.print(`${ctx.style.green(`${verb}added`)} ${item.file}`);
-      else if (item.status === 'kept') ctx.print(`${ctx.style.dim('exists')} ${item.file}`);
-      else ctx.print(`${ctx.style.yellow('skipped')} ${item.file}: ${item.reason ?? 'differs from the pack'}`);
+      else if (item.status === 'skipped') ctx.print(`${ctx.style.yellow('skipped')} ${item.file}: ${item.reason ?? 'differs from the pack'}`);
     }
     const count = (status: string): number => items.filter((i) => i.status === status).length;
     ctx.print(`pack ${pack}: ${verb}added ${count('added')}, ${count('kept')} already there, skipped ${plural(count('skipped'), 'edited record')}`);
