@@ -81,6 +81,8 @@ describe('lore validate', () => {
       `${FILE}:20:7: error: tests.noMatch[1]: must not match plan "We commit .env files for CI.", but keywords[0] (commit env) matched it`,
     ].join('\n'));
     assert.match(result.stdout, /checked 2 record files and 0 logs: 2 errors, 0 warnings\n$/);
+    const { json } = await loreJson<{ valid: boolean; errors: number }>(['status'], { cwd: root });
+    assert.deepEqual([json.valid, json.errors], [false, 2]);
   });
 
   it('refuses a test that gives a plan together with a path', async (t) => {

@@ -21,7 +21,7 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
 }
 
 /** The prohibitions' rule tests that fail, as problems at the failing test. */
-function ruleTestProblems(records: readonly StoreRecord[]): Problem[] {
+export function ruleTestProblems(records: readonly StoreRecord[]): Problem[] {
   const rules = records.filter((r) => r.kind === 'prohibition').map((r) => ({ entry: r.value as KnowledgeEntry, file: r.file }));
   return runRuleTests(rules).failures.map((f) => ({ severity: 'error', file: f.file, pointer: f.pointer, message: f.message }));
 }
