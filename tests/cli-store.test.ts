@@ -33,7 +33,7 @@ describe('lore init, seed and validate', () => {
     const repo = gitRepo(t);
     await lore(['init'], { cwd: repo });
     const { json } = await loreJson<{ counts: Record<string, number> }>(['status'], { cwd: repo });
-    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
+    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 17, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
     const config = readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8');
     const settings = config.split('\n').filter((l) => !l.trim().startsWith('#') && l.includes(':')).map((l) => l.trim());
     assert.deepEqual(settings, [
@@ -80,7 +80,7 @@ describe('lore init, seed and validate', () => {
       '    7 | coverage_required: true',
       '  > 8 | coverage_threshold: 85',
       '      |                     ^^',
-      'checked 11 record files and 0 logs: 1 error, 0 warnings',
+      'checked 28 record files and 0 logs: 1 error, 0 warnings',
       '',
     ].join('\n'));
     const { code, json } = await loreJson<{ valid: boolean; problems: unknown[] }>(['validate'], { cwd: repo });
