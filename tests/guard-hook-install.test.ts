@@ -9,10 +9,10 @@ import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 /** The line lore puts in a husky hook, as users will read it: husky 9.1+ puts node_modules/.bin on PATH. */
-const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 /** The line lore puts in a tracked hook file that git runs itself (no PATH from a manager). */
-const GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+const GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
@@ -120,7 +120,7 @@ describe('lore hook install with husky', () => {
     // No lore anywhere: git, sh and the tools husky's runner uses, nothing else.
     const bare = testEnv({ PATH: [...new Set([dirname(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()), '/usr/bin', '/bin'])].join(':') });
     const missing = await commit(repo, bare, { 'ok.txt': 'fine\n' });
-    assert.deepEqual(missing, { code: 1, stderr: 'lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it\nhusky - pre-commit script failed (code 2)\n', committed: false });
+    assert.deepEqual(missing, { code: 1, stderr: 'lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it\nhusky - pre-commit script failed (code 2)\n', committed: false });
   });
 
   it('refuses a husky hook written in another language, changes nothing and says what to edit', async (t) => {

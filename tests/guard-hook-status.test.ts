@@ -83,7 +83,7 @@ describe('lore hook status', () => {
     const result = await lore(['hook', 'status'], { cwd: repo, env: { ...envWithLore(t), PATH: bare.PATH } });
     assert.deepEqual(result, {
       code: 1,
-      stdout: `lore does not run on commit (hooks-path): git runs lore's shim ${hook}, but a dry run (git hook run pre-commit) exited 2 without reaching lore hook pre-commit\nthe dry run printed:\n  lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it\nfix: Run lore hook install\n`,
+      stdout: `lore does not run on commit (hooks-path): git runs lore's shim ${hook}, but a dry run (git hook run pre-commit) exited 2 without reaching lore hook pre-commit\nthe dry run printed:\n  lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it\nfix: Run lore hook install\n`,
       stderr: '',
     });
 

@@ -124,4 +124,32 @@ describe('protection from the first commit', () => {
     assert.match(later.stderr, /\nBLOCKED secrets-env-files \[critical\] Never commit \.env files\n {2}\.env: path matches /);
     assert.equal(gitSync(repo, ['rev-list', '--count', 'HEAD']), '1\n');
   });
+
+  it('blocks git add .env && git commit right after lore init and lore hook install, before .knowledge/ is committed or staged', async (t) => {
+    const repo = gitRepo(t);
+    const env = envWithLore(t);
+    assert.equal((await lore(['init'], { cwd: repo, env })).code, 0);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    writeFileSync(join(repo, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+    writeFileSync(join(repo, '.env.example'), 'DATABASE_PASSWORD=\n');
+    gitSync(repo, ['add', '.env']);
+    const blocked = await gitRun(repo, ['commit', '-q', '-m', 'config'], env);
+    assert.equal(blocked.code, 1, blocked.stderr);
+    assert.equal(blocked.stderr, [
+      `lore: scanned the staged change: 1 file, 1 added line, 26 bytes against ${ids.length} prohibitions (0 from the change itself)`,
+      '',
+      'BLOCKED secrets-env-files [critical] Never commit .env files',
+      '  .env: path matches **/.env',
+      '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
+      'lore: note: .knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)',
+      '',
+      'lore: blocked: 1 critical finding',
+      '',
+    ].join('\n'));
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    gitSync(repo, ['add', '.env.example']);
+    const template = await gitRun(repo, ['commit', '-q', '-m', 'template'], env);
+    assert.equal(template.code, 0, template.stderr);
+    assert.equal(gitSync(repo, ['ls-files']), '.env.example\n');
+  });
 });

@@ -28,7 +28,7 @@ if [ -z "\${LORE_HOOK_PROBE:-}" ] && [ -x "$hooks_dir/${CHAINED}" ]; then "$hook
 if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; exit 0; fi
 if [ -x ./node_modules/.bin/lore ]; then exec ./node_modules/.bin/lore hook pre-commit; fi
 if command -v lore >/dev/null 2>&1; then exec lore hook pre-commit; fi
-echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2
+echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2
 exit 2
 `;
 

@@ -12,7 +12,7 @@ const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh',
 const SKIP = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2;';
 const LOCAL = 'elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?;';
 const ON_PATH = 'elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?;';
-const MISSING = 'else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi';
+const MISSING = 'else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi';
 
 /** The line lore adds to a husky hook: husky 9.1 and later put node_modules/.bin on PATH, so it calls lore directly. */
 export const HUSKY_LINE = [SKIP, ON_PATH, MISSING, MARKER].join(' ');

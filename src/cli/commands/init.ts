@@ -36,6 +36,6 @@ export const command = defineOpCommand<Pick<InitResult, 'root' | 'changed' | 'up
     for (const item of result.seeded.filter((s) => s.status === 'skipped')) {
       ctx.note(`${ctx.style.yellow('kept')} ${item.file}: ${item.reason}`);
     }
-    ctx.print('next: install the pre-commit hook, so every commit is checked: lore hook install');
+    ctx.print('next: install the pre-commit hook, so every commit is checked: npx lore hook install');
   },
 });
