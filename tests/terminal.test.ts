@@ -36,7 +36,7 @@ function frames(stderr: string): string[] {
 
 async function initialised(t: TestContext): Promise<string> {
   const repo = gitRepo(t, { 'README.md': '# demo\n' });
-  assert.equal((await lore(['init'], { cwd: repo })).code, 0);
+  assert.equal((await lore(['init', '--no-starter'], { cwd: repo })).code, 0);
   return repo;
 }
 
