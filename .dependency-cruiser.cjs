@@ -7,8 +7,8 @@ const forbid = (name, comment, from, to, extra = {}) => ({ name, comment, severi
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'A module must not depend on itself through others.', severity: 'error', from: {}, to: { circular: true } },
-    forbid('adapters-on-top', 'Nothing below the adapters imports the CLI, the MCP server or the daemon.', '^src/(?!cli/|mcp/|daemon/)', '^src/(cli|mcp|daemon)/'),
-    forbid('ops-no-adapter', 'Operations are the seam under every adapter: they never import one.', '^src/ops/', '^src/(cli|mcp|daemon)/'),
+    forbid('adapters-on-top', 'Nothing below the adapters imports the CLI, the MCP server, the daemon or the GitHub Action.', '^src/(?!cli/|mcp/|daemon/|action/)', '^src/(cli|mcp|daemon|action)/'),
+    forbid('ops-no-adapter', 'Operations are the seam under every adapter: they never import one.', '^src/ops/', '^src/(cli|mcp|daemon|action)/'),
     forbid('errors-and-types-alone', 'errors and types import nothing of lore.', '^src/(errors|types)\\.ts$', '^src/'),
     forbid('base-modules', 'fs, schema, match and git import only one another and errors.', '^src/(fs|schema|match|git)/', '^src/(?!fs/|schema/|match/|git/|errors\\.ts|types\\.ts)'),
     forbid('log-below-store', 'log imports only fs, schema and errors.', '^src/log/', '^src/(?!log/|fs/|schema/|errors\\.ts|types\\.ts)'),

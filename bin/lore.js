@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Tiny shim: the CLI runs compiled JavaScript so it starts fast (no TypeScript loader).
 const args = process.argv.slice(2);
-const hook = args[0] === 'hook' && args[1] === 'pre-commit';
+// lore hook status's dry run (LORE_HOOK_PROBE) only asks whether the hook reaches lore: it reads nothing.
+const hook = args[0] === 'hook' && args[1] === 'pre-commit' && !process.env.LORE_HOOK_PROBE;
 // The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.
 const early = hook ? import('../dist/guard/staged-change.js').then((staged) => staged.prestartStagedChange(process.cwd())) : Promise.resolve();
 early

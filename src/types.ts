@@ -17,6 +17,19 @@ export interface KnowledgeExample {
   outcome?: string;
 }
 
+/** One input of a rule test: a path ({path}), an added line in a file ({line, path?}) or a plan's approach text ({plan}). */
+export interface RuleTestInput {
+  path?: string;
+  line?: string;
+  plan?: string;
+}
+
+/** A prohibition's rule tests: inputs it must match and inputs it must not. */
+export interface RuleTests {
+  match?: RuleTestInput[];
+  noMatch?: RuleTestInput[];
+}
+
 /** What a captured learning was captured from (kept on pending and approved learnings). */
 export interface CaptureContext {
   taskId: string;
@@ -42,6 +55,7 @@ export interface KnowledgeEntry {
   patterns?: string[];
   globs?: string[];
   content?: string[];
+  tests?: RuleTests;
   secret?: boolean;
   priority: Priority;
   source: KnowledgeSource;

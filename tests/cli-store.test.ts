@@ -16,13 +16,14 @@ describe('lore init, seed and validate', () => {
     const init = await lore(['init'], { cwd: repo });
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, /^initialised \.knowledge\/ in .*:\n {2}created \.knowledge\/config\.yaml\n/);
+    assert.match(init.stdout, /\nnext: install the pre-commit hook, so every commit is checked: npx lore hook install\n$/);
     assert.equal((await lore(['validate'], { cwd: repo })).code, 0);
     gitSync(repo, ['add', '-A']);
     gitSync(repo, ['commit', '-q', '-m', 'add lore']);
 
     const again = await lore(['init'], { cwd: repo });
     assert.equal(again.code, 0);
-    assert.equal(again.stdout, `.knowledge/ in ${repo} is already initialised: nothing to change\n`);
+    assert.equal(again.stdout, `.knowledge/ in ${repo} is already initialised: nothing to change\nnext: install the pre-commit hook, so every commit is checked: npx lore hook install\n`);
     const seed = await lore(['seed'], { cwd: repo });
     assert.equal(seed.stdout, 'added 0, reset 0, kept 11, skipped 0 edited records\n');
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
@@ -32,7 +33,7 @@ describe('lore init, seed and validate', () => {
     const repo = gitRepo(t);
     await lore(['init'], { cwd: repo });
     const { json } = await loreJson<{ counts: Record<string, number> }>(['status'], { cwd: repo });
-    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 0, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
+    assert.deepEqual(json.counts, { recommendation: 0, prohibition: 17, learning: 0, pending: 0, role: 2, gate: 6, mode: 3, override: 0, entity: 0, allow: 0 });
     const config = readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8');
     const settings = config.split('\n').filter((l) => !l.trim().startsWith('#') && l.includes(':')).map((l) => l.trim());
     assert.deepEqual(settings, [
@@ -55,7 +56,7 @@ describe('lore init, seed and validate', () => {
     const doctor = await lore(['doctor'], { cwd: repo });
     assert.deepEqual(doctor, { code: 1, stdout: '.knowledge/.gitignore: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, .journal.json, so git add -A would commit what a crash leaves behind\nlore doctor --fix deals with them\n', stderr: '' });
     const init = await lore(['init'], { cwd: repo });
-    assert.equal(init.stdout, `initialised .knowledge/ in ${repo}:\n  updated .knowledge/.gitignore\n`);
+    assert.equal(init.stdout, `initialised .knowledge/ in ${repo}:\n  updated .knowledge/.gitignore\nnext: install the pre-commit hook, so every commit is checked: npx lore hook install\n`);
     assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n# ours\nnotes.txt\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n');
     assert.deepEqual(await lore(['doctor'], { cwd: repo }), { code: 0, stdout: 'nothing to fix: no crash leftovers, .gitignore complete\n', stderr: '' });
   });
@@ -79,7 +80,7 @@ describe('lore init, seed and validate', () => {
       '    7 | coverage_required: true',
       '  > 8 | coverage_threshold: 85',
       '      |                     ^^',
-      'checked 11 record files and 0 logs: 1 error, 0 warnings',
+      'checked 28 record files and 0 logs: 1 error, 0 warnings',
       '',
     ].join('\n'));
     const { code, json } = await loreJson<{ valid: boolean; problems: unknown[] }>(['validate'], { cwd: repo });

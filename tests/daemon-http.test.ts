@@ -16,7 +16,7 @@ const HOST = '127.0.0.1:7373';
 
 async function app(t: import('node:test').TestContext, ui = true) {
   const root = tempDir(t);
-  const init = await lore(['init', '--store', root], { cwd: root });
+  const init = await lore(['init', '--no-starter', '--store', root], { cwd: root });
   assert.equal(init.code, 0, init.stderr);
   const ws = new Workspace({ cwd: root, env: testEnv() });
   const server = createApp({ ws, hub: new EventHub(), token: TOKEN, version: '0.1.0', address: () => ({ host: '127.0.0.1', port: 7373 }), ui, checkOutput: true, startedAt: '2026-01-01T00:00:00.000Z' });

@@ -24,7 +24,7 @@ async function repoStore(t: import('node:test').TestContext): Promise<string> {
     const result = await lore(args, { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }), ...(input === undefined ? {} : { input }) });
     assert.equal(result.code, 0, `lore ${args.join(' ')}: ${result.stderr}`);
   };
-  await run(['init']);
+  await run(['init', '--no-starter']);
   await run(['add', 'recommendation', '--title', 'Use parameterised queries', '--description', 'Build SQL with placeholders, never by string concatenation', '--keyword', 'sql', '--keyword', 'database']);
   await run(['add', 'prohibition', '--title', 'Never commit .env files', '--description', 'Secrets live in the vault', '--priority', 'critical', '--glob', '**/.env', '--keyword', 'env']);
   await run(['graph', 'apply', '-'], JSON.stringify(SAMPLE));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -8,8 +8,11 @@ import { lore } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
-/** The line lore puts in a husky hook, as users will read it. */
-const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+/** The line lore puts in a husky hook, as users will read it: husky 9.1+ puts node_modules/.bin on PATH. */
+const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+
+/** The line lore puts in a tracked hook file that git runs itself (no PATH from a manager). */
+const GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
@@ -24,7 +27,7 @@ const BLOCKED = [
   'lore: blocked: 1 critical finding',
   '',
 ].join('\n');
-const PASSED = 'lore: scanned the staged change: 1 file, 1 added line, 5 bytes against 1 prohibition (0 from the change itself)\n\nlore: passed: no prohibition matched\n';
+const PASSED = 'lore: passed: no match for 1 prohibition in 1 file, 1 added line\n';
 const HUSKY_FAILED = 'husky - pre-commit script failed (code 1)\n';
 
 const HUSKY = pathToFileURL(join(import.meta.dirname, '../node_modules/husky/index.js')).href;
@@ -55,7 +58,9 @@ function withFakeNpx(t: TestContext, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return { ...env, PATH: `${bin}:${env.PATH}` };
 }
 
-const installed = (hook: string, repo: string, extra = ''): string => `installed lore's pre-commit hook in ${hook} as its first command (git runs it through husky's ${join(repo, '.husky/_/pre-commit')})${extra}\n`;
+const TRACKED = (hook: string): string => `${hook} is tracked by git: commit the change so that the team runs lore too\n`;
+/** What install prints for husky's user hook, committed in these tests unless `tracked` is false. */
+const installed = (hook: string, repo: string, extra = '', tracked = true): string => `installed lore's pre-commit hook in ${hook} as its first command (git runs it through husky's ${join(repo, '.husky/_/pre-commit')})${extra}\n${tracked ? TRACKED(hook) : ''}`;
 
 describe('lore hook install with husky', () => {
   it('puts its line before the exit 0 that ends a husky hook, so a staged .env is blocked', async (t) => {
@@ -115,7 +120,7 @@ describe('lore hook install with husky', () => {
     // No lore anywhere: git, sh and the tools husky's runner uses, nothing else.
     const bare = testEnv({ PATH: [...new Set([dirname(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()), '/usr/bin', '/bin'])].join(':') });
     const missing = await commit(repo, bare, { 'ok.txt': 'fine\n' });
-    assert.deepEqual(missing, { code: 1, stderr: 'lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it\nhusky - pre-commit script failed (code 2)\n', committed: false });
+    assert.deepEqual(missing, { code: 1, stderr: 'lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it\nhusky - pre-commit script failed (code 2)\n', committed: false });
   });
 
   it('refuses a husky hook written in another language, changes nothing and says what to edit', async (t) => {
@@ -128,7 +133,7 @@ describe('lore hook install with husky', () => {
 
     assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${LINE}\n` });
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout), asJson.stderr], [1, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'refused', reason: 'not-a-shell-script', message, fix, text: `${LINE}\n` }, '']);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout), asJson.stderr], [1, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), tracked: true, status: 'refused', reason: 'not-a-shell-script', message, fix, text: `${LINE}\n` }, '']);
     assert.equal(readFileSync(hook, 'utf8'), original);
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
   });
@@ -150,7 +155,7 @@ describe('lore hook install with husky', () => {
     const hook = join(repo, '.husky/pre-commit');
 
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), status: 'installed' }]);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [0, { file: hook, style: 'husky', manager: 'husky', runner: join(repo, '.husky/_/pre-commit'), tracked: false, status: 'installed' }]);
     assert.equal(readFileSync(hook, 'utf8'), `${LINE}\n`);
     assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
 
@@ -170,14 +175,55 @@ describe('lore hook install with husky', () => {
     assert.deepEqual(result, {
       code: 1,
       stdout: '',
-      stderr: `lore: hook not installed: ${runner} is not executable (git skips it), so lore cannot prove that git runs ${hook}. Nothing was changed.\nRun npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again; or, once husky runs it, add this line by hand before every other command of ${hook}:\n\n${LINE}\n`,
+      stderr: `lore: hook not installed: ${runner} is not executable (git skips it), so lore cannot prove that git runs ${hook} with lore on PATH. Nothing was changed.\nInstall husky 9.1 or later and run npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again:\n\n${LINE}\n`,
     });
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
 });
 
-/** lefthook's hook as `lefthook install` writes it (its template, shortened). */
-const LEFTHOOK_HOOK = '#!/bin/sh\n\nif [ "$LEFTHOOK" = "0" ]; then\n  exit 0\nfi\n\ncall_lefthook()\n{\n  if lefthook -h >/dev/null 2>&1\n  then\n    lefthook "$@"\n  else\n    echo "Can\'t find lefthook in PATH"\n  fi\n}\n\ncall_lefthook run "pre-commit" "$@"\n';
+describe('lore hook install with husky, versions and upgrades', () => {
+  it("refuses husky 9.0, whose runner does not put node_modules/.bin on PATH, and changes nothing", async (t) => {
+    const original = 'npm test\n';
+    const repo = huskyRepo(t, original);
+    const h = join(repo, '.husky/_/h');
+    // husky 9.0's h is 9.1's without the PATH line (typicode/husky v9.0.11 and v9.1.7, compared).
+    writeFileSync(h, readFileSync(h, 'utf8').replace('export PATH="node_modules/.bin:$PATH"\n', ''));
+    const hook = join(repo, '.husky/pre-commit');
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env: envWithLore(t) }), {
+      code: 1,
+      stdout: '',
+      stderr: `lore: hook not installed: ${h} does not put node_modules/.bin on PATH (husky 9.0; lore's line needs husky 9.1 or later), so lore cannot prove that git runs ${hook} with lore on PATH. Nothing was changed.\nInstall husky 9.1 or later and run npx husky to restore husky's files in ${join(repo, '.husky/_')}, then lore hook install again:\n\n${LINE}\n`,
+    });
+    assert.equal(readFileSync(hook, 'utf8'), original);
+  });
+
+  it("upgrades the line an older lore put first (./node_modules/.bin, then PATH) in place, and the hook finds lore through husky's PATH", async (t) => {
+    const repo = huskyRepo(t, `#!/bin/sh\n${GIT_LINE}\necho "lint ran"\n`);
+    const hook = join(repo, '.husky/pre-commit');
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env: envWithLore(t) }), { code: 0, stdout: installed(hook, repo, "; it replaced lore's earlier line 2"), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${LINE}\necho "lint ran"\n`);
+
+    // lore only in node_modules/.bin, as npm installs it: husky's runner puts it on PATH.
+    const bin = join(repo, 'node_modules/.bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(repo, '.gitignore'), 'node_modules/\n');
+    writeFileSync(join(bin, 'lore'), readFileSync(join(envWithLore(t).PATH!.split(':')[0]!, 'lore')));
+    chmodSync(join(bin, 'lore'), 0o755);
+    assert.deepEqual(await commit(repo, testEnv(), { '.env': 'SECRET=1\n' }), { code: 1, stderr: `${BLOCKED}${HUSKY_FAILED}`, committed: false });
+  });
+});
+
+/**
+ * lefthook's hook exactly as `lefthook install` (lefthook 2.2.2, the npm package's linux-x64 binary)
+ * wrote it, but for the binary's own path, which it embeds: here one that does not exist.
+ */
+const LEFTHOOK_HOOK = readFileSync(join(import.meta.dirname, 'fixtures/lefthook-pre-commit.sh'), 'utf8');
+
+/** What `lefthook install` 2.2.2 did to a pre-commit hook it did not write (observed): moved it to pre-commit.old, wrote its own. */
+function lefthookInstall(hooks: string): void {
+  renameSync(join(hooks, 'pre-commit'), join(hooks, 'pre-commit.old'));
+  writeFileSync(join(hooks, 'pre-commit'), LEFTHOOK_HOOK, { mode: 0o755 });
+}
 
 describe('lore hook install with lefthook', () => {
   it('refuses a lefthook-managed hook and prints the lefthook.yml snippet instead of chaining it', async (t) => {
@@ -194,7 +240,7 @@ describe('lore hook install with lefthook', () => {
 
     assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 1, stdout: '', stderr: `lore: hook not installed: ${message}. Nothing was changed.\n${fix}:\n\n${snippet}` });
     const asJson = await lore(['hook', 'install', '--json'], { cwd: repo, env });
-    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [1, { file: join(hooks, 'pre-commit'), style: 'hooks', manager: 'lefthook', status: 'refused', reason: 'lefthook', message, fix, text: snippet }]);
+    assert.deepEqual([asJson.code, JSON.parse(asJson.stdout)], [1, { file: join(hooks, 'pre-commit'), style: 'hooks', manager: 'lefthook', tracked: false, status: 'refused', reason: 'lefthook', message, fix, text: snippet }]);
     assert.equal(readFileSync(join(hooks, 'pre-commit'), 'utf8'), LEFTHOOK_HOOK);
     assert.deepEqual(readdirSync(hooks).sort(), listing);
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
@@ -218,6 +264,30 @@ describe('lore hook install with lefthook', () => {
     const parsed = JSON.parse(second.stdout) as Record<string, string>;
     assert.deepEqual([second.code, parsed.fix, parsed.text], [1, `Add lore to ${join(byToml, '.config/lefthook.toml')} by hand (merge it into the pre-commit section, if there is one)`, '[pre-commit.commands.lore]\nrun = "./node_modules/.bin/lore hook pre-commit"\n']);
     assert.equal(existsSync(join(byToml, '.git/hooks/pre-commit')), false);
+  });
+
+  it("takes back the shim a later lefthook install moved to pre-commit.old, and gives lefthook the hook lore had chained", async (t) => {
+    const repo = guardRepo(t, ENV_RULE);
+    const env = envWithLore(t);
+    const hooks = join(repo, '.git/hooks');
+    const original = '#!/bin/sh\necho "my hook ran" >&2\n';
+    writeFileSync(join(hooks, 'pre-commit'), original, { mode: 0o755 });
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+
+    writeFileSync(join(repo, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lore:\n      run: ./node_modules/.bin/lore hook pre-commit\n');
+    lefthookInstall(hooks);
+    const config = join(repo, 'lefthook.yml');
+    const moved = join(hooks, 'pre-commit.old');
+    const again = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([again.code, JSON.parse(again.stdout).message], [1, `lefthook manages this repository's git hooks (${config}); lore does not edit them, since lefthook install would replace what it wrote; lefthook install moved lore's shim to ${moved}, and lore hook uninstall removes it`]);
+    assert.equal(readFileSync(join(hooks, 'pre-commit'), 'utf8'), LEFTHOOK_HOOK);
+
+    assert.deepEqual(await lore(['hook', 'uninstall'], { cwd: repo, env }), { code: 0, stdout: `removed lore's pre-commit hook from ${moved}; the previous hook is back\n`, stderr: '' });
+    // As if lore had never been there: lefthook's hook, and the hook it replaced kept where lefthook uninstall looks.
+    assert.deepEqual(readdirSync(hooks).filter((name) => !name.endsWith('.sample')).sort(), ['pre-commit', 'pre-commit.old']);
+    assert.equal(readFileSync(join(hooks, 'pre-commit'), 'utf8'), LEFTHOOK_HOOK);
+    assert.equal(readFileSync(moved, 'utf8'), original);
+    assert.deepEqual(await lore(['hook', 'uninstall'], { cwd: repo, env }), { code: 0, stdout: `lore's pre-commit hook is not installed (${join(hooks, 'pre-commit')})\n`, stderr: '' });
   });
 });
 
@@ -284,5 +354,52 @@ describe('lore hook install with a plain git hook', () => {
     const result = await lore(['hook', 'install'], { cwd: join(repo, 'src'), env });
     assert.deepEqual(result, { code: 0, stdout: `installed lore's pre-commit hook in ${join(repo, '.githooks/pre-commit')}\n`, stderr: '' });
     assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
+  });
+});
+
+describe('lore hook install with a hook file git tracks (core.hooksPath)', () => {
+  it('puts its line first in the tracked file, says that the file must be committed, and lore then blocks a staged .env', async (t) => {
+    const original = '#!/bin/sh\necho "team hook ran" >&2\n';
+    const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': original });
+    gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
+    const env = envWithLore(t);
+    const hook = join(repo, '.githooks/pre-commit');
+    assert.equal(statSync(hook).mode & 0o111, 0);
+
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook} as its first command\n${TRACKED(hook)}`, stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${GIT_LINE}\necho "team hook ran" >&2\n`);
+    // git runs only executable hooks: install made it one, which git records too.
+    assert.equal(gitSync(repo, ['diff', '--summary', '--', '.githooks']), ' mode change 100644 => 100755 .githooks/pre-commit\n');
+    assert.deepEqual(readdirSync(join(repo, '.githooks')), ['pre-commit']);
+
+    const again = await lore(['hook', 'install', '--json'], { cwd: repo, env });
+    assert.deepEqual([again.code, JSON.parse(again.stdout)], [0, { file: hook, style: 'hooks', tracked: true, status: 'already-installed' }]);
+
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    assert.deepEqual(await commit(repo, env, { 'ok.txt': 'fine\n' }), { code: 0, stderr: `${PASSED}team hook ran\n`, committed: true });
+
+    assert.deepEqual(await lore(['hook', 'uninstall'], { cwd: repo, env }), { code: 0, stdout: `removed lore's pre-commit hook from ${hook}\n`, stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), original);
+  });
+
+  it('refuses a tracked hook in another language rather than move it aside, and changes nothing', async (t) => {
+    const original = '#!/usr/bin/env node\nconsole.log("checks ran");\n';
+    const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': original });
+    gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
+    const hook = join(repo, '.githooks/pre-commit');
+    const result = await lore(['hook', 'install', '--json'], { cwd: repo, env: envWithLore(t) });
+    assert.deepEqual([result.code, JSON.parse(result.stdout)], [1, {
+      file: hook,
+      style: 'hooks',
+      tracked: true,
+      status: 'refused',
+      reason: 'not-a-shell-script',
+      message: `${hook} is not a shell script (#!/usr/bin/env node), and lore does not move a tracked hook aside (the team would lose it), so lore cannot add its line to it`,
+      fix: `Make ${hook} a shell script by hand: move its code to a file of its own, call that file from ${hook}, and put this line before every other command`,
+      text: `${GIT_LINE}\n`,
+    }]);
+    assert.equal(readFileSync(hook, 'utf8'), original);
+    assert.equal(gitSync(repo, ['status', '--porcelain']), '');
   });
 });

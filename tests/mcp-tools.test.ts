@@ -25,6 +25,9 @@ const CALLS: Array<[string, Record<string, unknown>]> = [
   ['store.init', {}],
   ['store.seed', {}],
   ['store.validate', {}],
+  ['pack.list', {}],
+  ['pack.add', { name: 'secrets', dryRun: true }],
+  ['guard.test', {}],
   ['store.doctor', {}],
   ['store.status', {}],
   ['store.changes', {}],
@@ -114,7 +117,7 @@ describe('lore mcp, every tool', () => {
     await client.listTools(); // the client keeps each tool's output schema and checks answers against it
     const failed: string[] = [];
     for (const [op, input] of CALLS) {
-      const result = await client.callTool({ name: op.replace(/\./g, '_'), arguments: input });
+      const result = await client.callTool({ name: op.replace(/\./g, '_'), arguments: input }).catch((error: Error) => { throw new Error(`${op}: ${error.message}`); });
       if (result.isError === true || result.structuredContent === undefined) failed.push(`${op}: ${firstText(result)}`);
     }
     assert.deepEqual(failed, []);

@@ -14,7 +14,7 @@ import { gitRepo } from './helpers/temp.js';
 
 test('another origin cannot change or read the store through the browser; the UI runs under its CSP', async (t) => {
   const root = gitRepo(t);
-  assert.equal((await lore(['init'], { cwd: root })).code, 0);
+  assert.equal((await lore(['init', '--no-starter'], { cwd: root })).code, 0);
   const d = await startDaemon(t, root);
   const target = `${d.url}/api/ops/entry.add`;
   const body = JSON.stringify({ type: 'recommendation', entry: { title: 'Planted by another site', description: 'x' } });

@@ -146,7 +146,10 @@ describe('the web UI: thought DAG', () => {
     await page.click(`.node-detail .parents li[data-node="${plan}"]`);
     await page.waitForSelector(`.node-detail[data-node="${plan}"]`);
     assert.equal(await page.locator('.node-detail .badge.branch').innerText(), '⎇ parser');
-    assert.deepEqual((await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).sort(), [reader, docs].sort());
+    // The detail's parts load one after another: wait (up to 10 s) for the new node's children.
+    const children = [reader, docs].sort().join(' ');
+    await page.waitForFunction((want) => [...document.querySelectorAll('.node-detail .children li')].map((e) => e.getAttribute('data-node')).sort().join(' ') === want, children, { timeout: 10_000 }).catch(() => undefined);
+    assert.deepEqual((await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).sort().join(' '), children);
   });
 
   it('says how to record a thought when the log is empty', async (t) => {

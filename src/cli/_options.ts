@@ -5,6 +5,14 @@ import { UsageError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
 import type { OptionSpec, OptionValue, OptionValues } from './command.js';
 
+/** The options every command takes. */
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'print the result as JSON' },
+  store: { type: 'string', value: 'DIR', description: 'use the store in DIR instead of searching up from the working directory' },
+  'no-color': { type: 'boolean', description: 'no colours (also NO_COLOR=1)' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+
 /** The options as node:util parseArgs needs them: every typed option is read as a string. */
 export function parseArgsOptions(options: Record<string, OptionSpec>): Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> {
   return Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, {

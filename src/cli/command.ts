@@ -34,9 +34,13 @@ interface CommandBase {
   options: Record<string, OptionSpec>;
   /** Positional arguments allowed: [min, max]; max Infinity for any number. */
   positionals: [number, number];
+  /** The values a positional argument takes, when they are a fixed list (shell completion offers them). */
+  args?: readonly string[];
   examples: string[];
   /** Whether `--json` applies (true for every command that prints a result). */
   json?: boolean;
+  /** On the hook path: main.ts does not load the width library for it (it loads it for a line that needs it). */
+  light?: boolean;
 }
 
 /** A command that runs on its own (not an operation on the store). */
@@ -74,8 +78,8 @@ export interface CommandContext {
   options: OptionValues;
   json: boolean;
   style: Style;
-  /** Terminal width, or undefined when output is not a terminal (no truncation). */
-  columns: number | undefined;
+  /** The width output is fitted to: the terminal's, else $COLUMNS, else 80. */
+  columns: number;
   /** `--store DIR`, if given. */
   storeDir: string | undefined;
   stdin: NodeJS.ReadableStream;
@@ -87,8 +91,10 @@ export interface CommandContext {
   printJson(value: unknown): void;
   /** Writes a line to stderr (warnings). */
   note(text: string): void;
-  /** Shows a transient progress line on stderr when it is a terminal; undefined clears it. */
-  progress(text: string | undefined): void;
+  /** Reports progress of long work: a line on stderr when it is a terminal (not with --json); print and note clear it. */
+  progress(done: number, total: number, what: string): void;
+  /** Every command's spec, each module loaded (for lore completion, which the command table loads). */
+  commands(): Promise<CommandSpec[]>;
   /** Opens the store (located from cwd or --store). */
   openStore(options?: { allowInvalidConfig?: boolean }): Promise<Store>;
   /** The value of a string, enum or date option. */

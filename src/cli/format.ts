@@ -1,5 +1,6 @@
 // Output for people: colours (off for NO_COLOR and pipes), problems with code frames, tables that fit.
 import type { Problem } from '../errors.js';
+import { displayWidth, padDisplay, wrapLine } from './_width.js';
 
 export interface Style {
   enabled: boolean;
@@ -42,21 +43,15 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
-/** Shortens text to `width` characters with an ellipsis. */
-export function truncate(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
-/** Lays out rows in columns; the last column is cut to fit `columns` when output is a terminal. */
+/** Lays out rows in columns; the last column wraps under itself to fit `columns` (no limit when undefined). */
 export function table(rows: readonly string[][], columns: number | undefined): string {
   if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i] ?? ''))));
   return rows
-    .map((row) => {
-      const head = row.slice(0, -1).map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
-      const last = row[row.length - 1] ?? '';
-      const room = columns === undefined ? Infinity : Math.max(10, columns - head.length - 2);
-      return (head === '' ? '' : `${head}  `) + truncate(last, room);
+    .flatMap((row) => {
+      const head = row.slice(0, -1).map((cell, i) => padDisplay(cell, widths[i]!)).join('  ');
+      const line = (head === '' ? '' : `${head}  `) + (row[row.length - 1] ?? '');
+      return columns === undefined ? [line] : wrapLine(line, columns, head === '' ? 0 : displayWidth(head) + 2);
     })
     .join('\n');
 }

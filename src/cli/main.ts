@@ -6,8 +6,10 @@ import { LoreError, UsageError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
-import { convertOptions, parseArgsOptions } from './_options.js';
+import { convertOptions, GLOBAL_OPTIONS, parseArgsOptions } from './_options.js';
 import { formatProblem, makeStyle, sortProblems, type Style } from './format.js';
+import { displayWidth, loadWidthLibrary, padDisplay, terminalColumns, wrapLine } from './_width.js';
+import { createProgress } from './progress.js';
 import { COMMANDS, findCommand, subcommands } from './registry.js';
 
 export interface CliIO {
@@ -18,52 +20,57 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream;
 }
 
-const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
-  json: { type: 'boolean', description: 'print the result as JSON' },
-  store: { type: 'string', value: 'DIR', description: 'use the store in DIR instead of searching up from the working directory' },
-  'no-color': { type: 'boolean', description: 'no colours (also NO_COLOR=1)' },
-  help: { type: 'boolean', short: 'h', description: 'show this help' },
-};
-
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-function optionLines(options: Record<string, OptionSpec>): string[] {
-  const rows = Object.entries(options).map(([name, spec]) => {
+function optionLines(options: Record<string, OptionSpec>, columns: number): string[] {
+  return listLines(Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short === undefined ? '    ' : `-${spec.short}, `}--${name}${spec.value === undefined ? '' : ` ${spec.value}`}${spec.multiple ? ' ...' : ''}`;
     return [flag, spec.description];
+  }), columns);
+}
+
+// Two columns, the second wrapped under itself; on a terminal too narrow for that, under the first.
+function listLines(rows: ReadonlyArray<readonly [string, string]>, columns: number): string[] {
+  const width = Math.max(...rows.map(([name]) => displayWidth(name)));
+  if (width + 4 > columns / 2) return rows.flatMap(([name, text]) => [`  ${name}`, ...wrapLine(`          ${text}`, columns, 10)]);
+  return rows.flatMap(([name, text]) => wrapLine(`  ${padDisplay(name, width)}  ${text}`, columns, width + 4));
+}
+
+// A description's paragraphs refilled to the width; a line starting with -- (a flag) starts a new line.
+function describe(description: string, columns: number): string[] {
+  return description.split('\n\n').flatMap((paragraph, i) => {
+    const lines = paragraph.split('\n').reduce<string[]>((out, line) => (out.length === 0 || line.startsWith('--') ? [...out, line] : [...out.slice(0, -1), `${out.at(-1)!} ${line}`]), []);
+    return [...(i === 0 ? [] : ['']), ...lines.flatMap((line) => wrapLine(line, columns))];
   });
-  const width = Math.max(...rows.map(([flag]) => flag!.length));
-  return rows.map(([flag, text]) => `  ${flag!.padEnd(width)}  ${text}`);
 }
 
-/** The `--help` text of a command. */
-export function commandHelp(spec: CommandSpec): string {
+/** The `--help` text of a command, fitted to `columns`. */
+export function commandHelp(spec: CommandSpec, columns: number): string {
   const globals = Object.fromEntries(Object.entries(GLOBAL_OPTIONS).filter(([name]) => name !== 'json' || spec.json !== false));
-  const lines = [`lore ${spec.name} - ${spec.summary}`, '', `Usage: lore ${spec.name}${spec.usage === '' ? '' : ` ${spec.usage}`}`];
-  if (spec.description !== undefined) lines.push('', spec.description);
-  if (Object.keys(spec.options).length > 0) lines.push('', 'Options:', ...optionLines(spec.options));
-  lines.push('', 'Global options:', ...optionLines(globals));
-  if (spec.examples.length > 0) lines.push('', 'Examples:', ...spec.examples.map((e) => `  $ ${e}`));
+  const lines = [...wrapLine(`lore ${spec.name} - ${spec.summary}`, columns, 2), '', ...wrapLine(`Usage: lore ${spec.name}${spec.usage === '' ? '' : ` ${spec.usage}`}`, columns, 7)];
+  if (spec.description !== undefined) lines.push('', ...describe(spec.description, columns));
+  if (Object.keys(spec.options).length > 0) lines.push('', 'Options:', ...optionLines(spec.options, columns));
+  lines.push('', 'Global options:', ...optionLines(globals, columns));
+  if (spec.examples.length > 0) lines.push('', 'Examples:', ...spec.examples.flatMap((e) => wrapLine(`  $ ${e}`, columns, 6)));
   return lines.join('\n');
 }
 
-function topHelp(): string {
-  const groups = new Map<string, string[]>();
+function topHelp(columns: number): string {
+  const groups = new Map<string, Array<[string, string]>>();
+  for (const c of COMMANDS) groups.set(c.group, [...(groups.get(c.group) ?? []), [c.name, c.summary]]);
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  for (const c of COMMANDS) groups.set(c.group, [...(groups.get(c.group) ?? []), `  ${c.name.padEnd(width)}  ${c.summary}`]);
-  const lines = ['lore - a git-native knowledge store for teams that build software with coding agents', '', 'Usage: lore <command> [options]'];
-  for (const [group, rows] of groups) lines.push('', `${group}:`, ...rows);
-  lines.push('', 'Every command takes --help, and --json where it prints a result.', 'Exit codes: 0 success, 1 a policy said no (invalid store, blocked), 2 usage or operational error.');
+  const lines = [...wrapLine('lore - a git-native knowledge store for teams that build software with coding agents', columns, 2), '', 'Usage: lore <command> [options]'];
+  // One width for every group, so the summaries line up down the page.
+  for (const [group, rows] of groups) lines.push('', `${group}:`, ...listLines(rows.map(([name, text]) => [name.padEnd(width), text]), columns));
+  lines.push('', ...['Every command takes --help, and --json where it prints a result.', 'Exit codes: 0 success, 1 a policy said no (invalid store, blocked), 2 usage or operational error.'].flatMap((line) => wrapLine(line, columns, 2)));
   return lines.join('\n');
 }
 
-function groupHelp(group: string): string {
-  const subs = subcommands(group);
-  const width = Math.max(...subs.map((c) => c.name.length));
-  return [`Usage: lore ${group} <command> [options]`, '', 'Commands:', ...subs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)].join('\n');
+function groupHelp(group: string, columns: number): string {
+  return [`Usage: lore ${group} <command> [options]`, '', 'Commands:', ...listLines(subcommands(group).map((c) => [c.name, c.summary]), columns)].join('\n');
 }
 
 function parseUsageError(error: Error, spec: CommandSpec): UsageError {
@@ -108,13 +115,8 @@ async function runOpCommand(spec: OpCommandSpec<unknown>, ctx: CommandContext, c
     output = answer.output;
   } else {
     const { runOp } = await import('../ops/run.js');
-    output = await runOp(spec.op, input, {
-      ws: ctx.workspace,
-      note: ctx.note,
-      progress: (done, total, what) => ctx.progress(`reading ${done}/${total} ${what}...`),
-    }, { checkOutput });
+    output = await runOp(spec.op, input, { ws: ctx.workspace, note: ctx.note, progress: ctx.progress }, { checkOutput });
   }
-  ctx.progress(undefined);
   if (ctx.json) {
     ctx.printJson(output);
     return spec.exit?.(output) ?? 0;
@@ -127,6 +129,8 @@ async function runOpCommand(spec: OpCommandSpec<unknown>, ctx: CommandContext, c
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const json = argv.includes('--json');
   const style = makeStyle(io.env, io.stdout.isTTY === true, argv.includes('--no-color'));
+  const columns = terminalColumns(io.stdout.isTTY === true ? io.stdout : io.stderr, io.env);
+  const progress = createProgress(io.stderr, io.env, io.stderr.isTTY === true && !json && io.env.TERM !== 'dumb');
   try {
     // Global flags may come before the command: `lore --json list`.
     const lead: string[] = [];
@@ -143,7 +147,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return 0;
       }
       const target = words[0] === 'help' && words[1] !== undefined ? findCommand(words.slice(1)) : undefined;
-      io.stdout.write(`${target === undefined ? topHelp() : commandHelp((await target.entry.load()).command)}\n`);
+      await loadWidthLibrary();
+      io.stdout.write(`${target === undefined ? topHelp(columns) : commandHelp((await target.entry.load()).command, columns)}\n`);
       return words.length === 0 && lead.length === 0 ? 2 : 0;
     }
     const found = findCommand(words);
@@ -151,7 +156,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       const [first, sub] = [words[0]!, words[1]];
       if (subcommands(first).length > 0) {
         if (sub === undefined || sub.startsWith('-')) {
-          io.stdout.write(`${groupHelp(first)}\n`);
+          await loadWidthLibrary();
+          io.stdout.write(`${groupHelp(first, columns)}\n`);
           return sub === '--help' || sub === '-h' || lead.includes('--help') || lead.includes('-h') ? 0 : 2;
         }
         const hint = suggest(sub, subcommands(first).map((c) => c.name.split(' ')[1]!));
@@ -161,6 +167,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       throw new UsageError(`unknown command "${first}"`, hint === undefined ? 'see lore --help' : `did you mean "lore ${hint}"?`);
     }
     const { command: spec } = await found.entry.load();
+    // Output for people is measured in columns (JSON is not); the hook loads the width library
+    // itself, only for a line that needs it.
+    if (spec.light !== true && !json) await loadWidthLibrary();
     let parsed: { values: OptionValues; positionals: string[] };
     try {
       const raw = parseArgs({ args: [...lead, ...found.rest], options: parseArgsOptions({ ...spec.options, ...GLOBAL_OPTIONS }), allowPositionals: true, strict: true });
@@ -170,7 +179,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       throw parseUsageError(error as Error, spec);
     }
     if (parsed.values.help === true) {
-      io.stdout.write(`${commandHelp(spec)}\n`);
+      await loadWidthLibrary();
+      io.stdout.write(`${commandHelp(spec, columns)}\n`);
       return 0;
     }
     const [min, max] = spec.positionals;
@@ -178,6 +188,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     if (parsed.positionals.length > max) throw new UsageError(`unexpected argument "${parsed.positionals[max]}" for lore ${spec.name}`, `usage: lore ${spec.name} ${spec.usage}`);
     const storeDir = parsed.values.store as string | undefined;
     const note = (text: string): void => {
+      progress.clear();
       io.stderr.write(`${text}\n`);
     };
     const workspace = new Workspace({ cwd: io.cwd, store: storeDir, env: io.env, onNote: note });
@@ -188,20 +199,20 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       options: parsed.values,
       json,
       style,
-      columns: io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : undefined,
+      columns,
       storeDir,
       stdin: io.stdin,
       workspace,
       print: (text) => {
+        progress.clear();
         io.stdout.write(`${text}\n`);
       },
       printJson: (value) => {
         io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       },
       note,
-      progress: (text) => {
-        if (io.stderr.isTTY === true) io.stderr.write(text === undefined ? '\r\u001b[K' : `\r\u001b[K${text}`);
-      },
+      progress: (done, total, what) => progress.update(done, total, what),
+      commands: () => Promise.all(COMMANDS.map(async (c) => (await c.load()).command)),
       openStore: (options = {}) => workspace.store(options),
       string: (name) => parsed.values[name] as string | undefined,
       strings: (name) => (parsed.values[name] as string[] | undefined) ?? [],
@@ -214,7 +225,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     return await runOpCommand(spec as OpCommandSpec<unknown>, ctx, io.env.LORE_CHECK_OUTPUT === '1');
   } catch (error) {
+    progress.clear();
     return printError(error, io, style, json);
+  } finally {
+    progress.clear();
   }
 }
 

@@ -13,6 +13,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', group: 'Store', summary: 'scaffold .knowledge/ in this git repository', load: () => import('./commands/init.js') },
   { name: 'seed', group: 'Store', summary: 'write the default roles, gate profiles and modes', load: () => import('./commands/seed.js') },
   { name: 'validate', group: 'Store', summary: 'check every file of the store against its schema and rules', load: () => import('./commands/validate.js') },
+  { name: 'pack list', group: 'Store', summary: 'list the starter packs of prohibitions, with their rules', load: () => import('./commands/pack-list.js') },
+  { name: 'pack add', group: 'Store', summary: "add a starter pack's prohibitions that are missing from the store", load: () => import('./commands/pack-add.js') },
   { name: 'doctor', group: 'Store', summary: 'find (and with --fix remove) what crashes left in the store', load: () => import('./commands/doctor.js') },
   { name: 'status', group: 'Store', summary: "summarise the store: records per kind, logs, validity", load: () => import('./commands/status.js') },
   { name: 'changes', group: 'Store', summary: 'what your pull request will show of .knowledge/: uncommitted changes and the diff against the default branch', load: () => import('./commands/changes.js') },
@@ -84,15 +86,20 @@ export const COMMANDS: readonly CommandEntry[] = [
 
   // Commit guard (issue 7): add entries below this line.
   { name: 'check', group: 'Commit guard', summary: 'check a change against the prohibitions: staged, a range of commits, or files', load: () => import('./commands/check.js') },
+  { name: 'test', group: 'Commit guard', summary: "run the prohibitions' rule tests", load: () => import('./commands/test.js') },
   { name: 'diff', group: 'Commit guard', summary: 'summarise what changed in .knowledge/ between two refs, riskiest first (for PRs)', load: () => import('./commands/diff.js') },
   { name: 'hook install', group: 'Commit guard', summary: "install lore's pre-commit hook where git provably runs it, keeping any existing hook", load: () => import('./commands/hook-install.js') },
   { name: 'hook uninstall', group: 'Commit guard', summary: "remove lore's pre-commit hook and restore the hook it chained", load: () => import('./commands/hook-uninstall.js') },
+  { name: 'hook status', group: 'Commit guard', summary: 'say which hook manager runs lore on a commit, and prove it by a dry run', load: () => import('./commands/hook-status.js') },
   { name: 'hook pre-commit', group: 'Commit guard', summary: 'the pre-commit hook: check the staged change, block on critical prohibitions', load: () => import('./commands/hook-pre-commit.js') },
 
   // Agents (issue 12): add entries below this line.
   { name: 'prime', group: 'Agents', summary: 'what an agent must know at the start of a session, within a token budget', load: () => import('./commands/prime.js') },
   { name: 'mcp', group: 'Agents', summary: 'serve the operations as MCP tools over stdio (for agents)', load: () => import('./commands/mcp.js') },
   { name: 'serve', group: 'Agents', summary: 'run the daemon: the live index, the HTTP API and the web UI', load: () => import('./commands/serve.js') },
+
+  // The terminal (issue 14).
+  { name: 'completion', group: 'Shell', summary: 'print the shell completion script for bash, zsh or fish', load: () => import('./commands/completion.js') },
 ];
 
 /** Finds the command named by the first one or two arguments. */

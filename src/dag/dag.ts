@@ -299,9 +299,9 @@ export class Dag {
   }
 
   /** Migrates every `kg.<project>.json` of `dir` (or only `project`'s); malformed files stop it before anything is written. */
-  async migrate(dir: string, options: ProjectOption = {}): Promise<{ projects: MigratedProject[]; added: number; skipped: number; warnings: Problem[] }> {
+  async migrate(dir: string, options: ProjectOption & { onProgress?: (done: number, total: number, what: string) => void } = {}): Promise<{ projects: MigratedProject[]; added: number; skipped: number; warnings: Problem[] }> {
     const only = options.project === undefined ? undefined : this.project(options.project);
-    const files = (await readKgDir(dir)).filter((f) => only === undefined || f.project === only);
+    const files = (await readKgDir(dir, options.onProgress)).filter((f) => only === undefined || f.project === only);
     if (files.length === 0) throw new LoreError('NOT_FOUND', `no kg.<project>.json file of project ${only} in ${dir}`);
     const problems = files.flatMap((f) => f.problems);
     if (problems.length > 0) {

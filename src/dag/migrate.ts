@@ -27,7 +27,7 @@ export interface MigratedProject {
 }
 
 /** Reads and parses every `kg.<project>.json` of `dir` (sorted by name); `kg.json` and other files are ignored. */
-export async function readKgDir(dir: string): Promise<KgFile[]> {
+export async function readKgDir(dir: string, onProgress?: (done: number, total: number, what: string) => void): Promise<KgFile[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => KG_FILE.test(n)).sort();
@@ -37,7 +37,8 @@ export async function readKgDir(dir: string): Promise<KgFile[]> {
   }
   if (names.length === 0) throw new LoreError('NOT_FOUND', `no kg.<project>.json files in ${dir}`, { hint: 'pass the data folder of the older tool, which holds kg.<project>.json files' });
   const files: KgFile[] = [];
-  for (const name of names) {
+  for (const [k, name] of names.entries()) {
+    onProgress?.(k + 1, names.length, 'reading kg files');
     const path = join(dir, name);
     const read = readCapped(path, MAX_KG_BYTES);
     if (!('bytes' in read)) throw new LoreError('TOO_LARGE', `${path} is ${read.size} bytes, over the migration limit of ${MAX_KG_BYTES} bytes`);

@@ -13,6 +13,7 @@ import { displayPath, KNOWLEDGE_DIR, knowledgeDir, SCHEMA_COPY_DIR } from '../st
 import { ensureLines, STORE_IGNORES } from '../store/leftovers.js';
 import { parseText } from '../store/parse.js';
 import { withWriteLock } from '../store/transaction.js';
+import { addPack, STARTER_PACK } from './packs.js';
 import { seedDefaults, type SeedItem } from './seed.js';
 
 export interface InitOptions {
@@ -20,6 +21,8 @@ export interface InitOptions {
   /** Initialise here instead of the git repository's top level. */
   store?: string | undefined;
   env?: NodeJS.ProcessEnv;
+  /** Write the starter pack of prohibitions (default true). */
+  starter?: boolean;
 }
 
 export interface InitResult {
@@ -28,6 +31,7 @@ export interface InitResult {
   changed: string[];
   /** Those of `changed` that existed and were completed (lines added to .gitignore, .gitattributes). */
   updated: string[];
+  /** The default records and the starter pack's, each added, kept or skipped. */
   seeded: SeedItem[];
 }
 
@@ -50,10 +54,10 @@ export async function initStore(options: InitOptions): Promise<InitResult> {
   }
   const dir = knowledgeDir(root);
   await mkdir(dir, { recursive: true });
-  return withWriteLock(root, () => initLocked(root, dir));
+  return withWriteLock(root, () => initLocked(root, dir, options.starter !== false));
 }
 
-async function initLocked(root: string, dir: string): Promise<InitResult> {
+async function initLocked(root: string, dir: string, starter: boolean): Promise<InitResult> {
   const changed: string[] = [];
   const configPath = join(dir, 'config.yaml');
   const config = await readTextIfExists(configPath);
@@ -73,7 +77,7 @@ async function initLocked(root: string, dir: string): Promise<InitResult> {
     if (existed) updated.push(`${KNOWLEDGE_DIR}/${name}`);
   }
   changed.push(...(await copySchemas(root)));
-  const seeded = await seedDefaults(root);
+  const seeded = [...(await seedDefaults(root)), ...(starter ? await addPack(root, STARTER_PACK) : [])];
   changed.push(...seeded.filter((s) => s.status === 'added').map((s) => s.file));
   return { root, changed, updated, seeded };
 }

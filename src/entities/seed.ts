@@ -26,7 +26,7 @@ export interface SeedOptions {
 }
 
 /** Every default record, in seeding order. */
-export function defaultRecords(): Array<{ kind: RecordKindName; id: string; value: unknown }> {
+export function defaultRecords(): SeedRecord[] {
   return [
     ...DEFAULT_ROLES.map((value) => ({ kind: 'role' as const, id: value.id, value })),
     ...DEFAULT_GATES.map((value) => ({ kind: 'gate' as const, id: value.id, value })),
@@ -34,23 +34,40 @@ export function defaultRecords(): Array<{ kind: RecordKindName; id: string; valu
   ];
 }
 
-/** Writes the defaults that are missing; reports what it added, kept and skipped. */
-export async function seedDefaults(root: string, options: SeedOptions = {}): Promise<SeedItem[]> {
-  if (options.dryRun) return seedInto(root, undefined, options);
-  // All the defaults or none of them, even across a crash.
-  return writeStore(root, 'lore seed', (tx) => seedInto(root, tx, options));
+/** A record to seed: its kind, id and value. */
+export interface SeedRecord {
+  kind: RecordKindName;
+  id: string;
+  value: unknown;
 }
 
-async function seedInto(root: string, tx: StoreTransaction | undefined, options: SeedOptions): Promise<SeedItem[]> {
+/** Writes the defaults that are missing; reports what it added, kept and skipped. */
+export async function seedDefaults(root: string, options: SeedOptions = {}): Promise<SeedItem[]> {
+  return seedRecords(root, 'lore seed', defaultRecords(), options);
+}
+
+/**
+ * Writes the records that are missing, all or none of them even across a crash (`operation` names
+ * the write in the journal); a record equal to its seed is kept, one that differs is skipped
+ * (reset with force). Under `withWriteLock` it joins the lock already held.
+ */
+export async function seedRecords(root: string, operation: string, records: readonly SeedRecord[], options: SeedOptions & { from?: string } = {}): Promise<SeedItem[]> {
+  if (options.dryRun) return seedInto(root, undefined, records, options);
+  return writeStore(root, operation, (tx) => seedInto(root, tx, records, options));
+}
+
+async function seedInto(root: string, tx: StoreTransaction | undefined, records: readonly SeedRecord[], options: SeedOptions & { from?: string }): Promise<SeedItem[]> {
   const items: SeedItem[] = [];
-  for (const { kind, id, value } of defaultRecords()) {
+  const from = options.from ?? 'the default';
+  for (const { kind, id, value } of records) {
     const file = displayPath(root, recordPath(root, kind, id));
     const existing = await readRecord(root, kind, id);
     // Values are compared, not bytes: a record that only differs in formatting is the default.
     if (existing?.record !== undefined && isDeepStrictEqual(existing.record.value, value)) {
       items.push({ kind, id, file, status: 'kept' });
     } else if (existing !== undefined && !options.force) {
-      const reason = existing.record === undefined ? 'is invalid; fix it, or --force resets it' : 'differs from the default (edited by a person?); --force resets it';
+      const reset = options.from === undefined ? '; --force resets it' : '';
+      const reason = existing.record === undefined ? `is invalid; fix it${reset === '' ? '' : ', or --force resets it'}` : `differs from ${from} (edited by a person?)${reset}`;
       items.push({ kind, id, file, status: 'skipped', reason });
     } else {
       if (tx !== undefined) await putRecord(tx, kind, value);

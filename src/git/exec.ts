@@ -97,3 +97,15 @@ export function gitBytes(args: readonly string[], options: GitOptions & { input?
     }
   });
 }
+
+/** Runs git with no stdin and returns its exit code and its stdout and stderr as they came, never throwing on a non-zero exit (for `git hook run`). */
+export function gitOutcome(args: readonly string[], options: GitOptions): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args as string[], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal === null ? 1 : 128), output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}

@@ -21,10 +21,13 @@ export interface GraphBackend {
   path: string;
   load(): Promise<LoadedGraph>;
   /** Saves what changed; returns the files written (unchanged ones included for the store). */
-  save(graph: ContextGraph): Promise<SavedFile[]>;
+  save(graph: ContextGraph, onProgress?: OnProgress): Promise<SavedFile[]>;
   /** Loads, runs `change`, and saves only when it returns without throwing (memory files: under a lock). */
-  update<T>(change: (loaded: LoadedGraph) => T | Promise<T>): Promise<{ result: T; saved: SavedFile[]; loaded: LoadedGraph }>;
+  update<T>(change: (loaded: LoadedGraph) => T | Promise<T>, onProgress?: OnProgress): Promise<{ result: T; saved: SavedFile[]; loaded: LoadedGraph }>;
 }
+
+/** Hears of each file a save writes (for a progress line). */
+type OnProgress = (done: number, total: number, what: string) => void;
 
 export interface BackendOptions {
   cwd: string;
@@ -34,10 +37,10 @@ export interface BackendOptions {
   memoryFile?: string | undefined;
 }
 
-async function loadChangeSave<T>(backend: GraphBackend, change: (loaded: LoadedGraph) => T | Promise<T>): Promise<{ result: T; saved: SavedFile[]; loaded: LoadedGraph }> {
+async function loadChangeSave<T>(backend: GraphBackend, change: (loaded: LoadedGraph) => T | Promise<T>, onProgress?: OnProgress): Promise<{ result: T; saved: SavedFile[]; loaded: LoadedGraph }> {
   const loaded = await backend.load();
   const result = await change(loaded);
-  return { result, saved: await backend.save(loaded.graph), loaded };
+  return { result, saved: await backend.save(loaded.graph, onProgress), loaded };
 }
 
 /** The back-end of a memory file: `given` resolved against `cwd`, named as given when it is inside `cwd`. */
@@ -51,9 +54,9 @@ export function memoryFileBackend(cwd: string, given: string): GraphBackend {
     load: () => loadMemoryFile(path, { display: location }),
     save: async (graph) => (graph.pendingChanges().length === 0 ? [] : [{ file: location, status: await saveMemoryFile(path, graph, { display: location }) }]),
     // A lock next to the file, so two agents updating one memory file do not lose each other's changes.
-    update: async (change) => {
+    update: async (change, onProgress) => {
       try {
-        return await withLock(path, () => loadChangeSave(backend, change));
+        return await withLock(path, () => loadChangeSave(backend, change, onProgress));
       } catch (error) {
         if (error instanceof LoreError || !isErrno(error)) throw error;
         throw new LoreError('IO', `could not update the context graph ${location}: ${error.message}`, { cause: error });
@@ -70,10 +73,10 @@ export function storeBackend(store: Pick<Store, 'root' | 'config'>): GraphBacken
     location: '.knowledge/graph/entities/',
     path: store.root,
     load: () => loadStoreGraph(store.root, { limits: store.config.limits }),
-    save: (graph) => saveStoreGraph(store.root, graph),
+    save: (graph, onProgress) => saveStoreGraph(store.root, graph, onProgress),
     // Load, change and save under the store's write lock, as one transaction: concurrent updates
     // all land, and a crash leaves all of an update's entity files or none.
-    update: (change) => writeStore(store.root, 'lore graph update', () => loadChangeSave(backend, change)),
+    update: (change, onProgress) => writeStore(store.root, 'lore graph update', () => loadChangeSave(backend, change, onProgress)),
   };
   return backend;
 }

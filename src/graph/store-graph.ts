@@ -64,9 +64,11 @@ export async function loadStoreGraph(root: string, options: StoreGraphOptions = 
 }
 
 /** Writes the files of the entities that changed since the graph was loaded; deletes those of removed entities. */
-export async function saveStoreGraph(root: string, graph: ContextGraph): Promise<SavedFile[]> {
+export async function saveStoreGraph(root: string, graph: ContextGraph, onProgress?: (done: number, total: number, what: string) => void): Promise<SavedFile[]> {
   const saved: SavedFile[] = [];
-  for (const name of graph.pendingChanges()) {
+  const pending = graph.pendingChanges();
+  for (const [k, name] of pending.entries()) {
+    onProgress?.(k + 1, pending.length, 'writing entity files');
     const entity = graph.findEntityByName(name);
     if (entity === undefined) {
       const file = await deleteRecord(root, 'entity', name);

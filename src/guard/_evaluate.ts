@@ -25,6 +25,8 @@ export interface CheckOptions {
   now?: Date;
   /** Fingerprints of findings to ignore (lore check --baseline). */
   baseline?: ReadonlySet<string>;
+  /** Called per commit read and per commit scanned of a range (for a progress line). */
+  onProgress?: (done: number, total: number, what: string) => void;
 }
 
 export interface CheckReport {
@@ -77,6 +79,8 @@ export interface Evaluation {
   cache: GitRecordCache;
   /** Problems of the knowledge the change brings (see knowledge-files.ts). */
   invalid: Problem[];
+  /** Said with the report (readBothSides's notes). */
+  notes?: readonly string[];
 }
 
 /** Applies the rules of both sides to the change sets and sorts the findings. */
@@ -89,7 +93,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
-  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined));
+  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined), options.onProgress);
   if (role !== undefined) {
     const records = [...input.committed.records, ...input.change.records];
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
@@ -99,6 +103,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   // Riskiest first, then by place, so reports read top-down.
   findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || a.path.localeCompare(b.path) || (a.line ?? 0) - (b.line ?? 0));
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
+  outcome.notes.push(...(input.notes ?? []));
   const newAllows = allowsOf(input.change.records).filter((a) => !allowsOf(input.committed.records).some((c) => JSON.stringify(c.record) === JSON.stringify(a.record)));
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
   return {
@@ -133,11 +138,34 @@ export async function repoRoot(where: Where): Promise<string> {
  * closed when the committed side is invalid (the guard cannot know the rules); the change side's
  * problems are returned: they block the change.
  */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[] }> {
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
   const [[committed, change], git] = await Promise.all([readGitRecordsAt(where, cache, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
   failOnProblems(committed.problems);
-  return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error') };
+  if ('index' in changeAt && !committed.exists && !change.exists) {
+    const uncommitted = await uncommittedStore(where.cwd);
+    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, git, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+  }
+  return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+}
+
+const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';
+
+/**
+ * The prohibitions of a `.knowledge/` that is neither committed nor staged: the first commits
+ * after `lore init` (which writes the starter pack). They can only add findings (no allowlist
+ * record or role is read from it), and an unreadable or invalid one stops the check, as the
+ * committed side does.
+ */
+async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
+  const { existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  if (!existsSync(join(root, '.knowledge'))) return undefined;
+  const [{ loadConfig }, { readRecords }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
+  const { config, problems } = await loadConfig(root);
+  const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
+  failOnProblems([...problems, ...read.problems]);
+  return { exists: true, config, records: read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), problems: [] };
 }
 
 /** Problems listed once, in order, whichever checks found them. */

@@ -7,18 +7,18 @@ export const MARKER = '# lore-hook-shim';
 /** Interpreters whose scripts take lore's line: POSIX sh and the shells that run sh syntax. */
 const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
-/**
- * The line lore adds to a husky hook. It does what lore's shim does (LORE_SKIP=1, then the local
- * install, then lore on PATH, else fail closed): husky 9.0 does not put node_modules/.bin on PATH.
- * `|| exit $?` stops the hook on a block whether or not the shell runs with -e.
- */
-export const HOOK_LINE = [
-  'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2;',
-  'elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?;',
-  'elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?;',
-  'else echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2; exit 2; fi',
-  MARKER,
-].join(' ');
+// The parts of lore's line: LORE_SKIP=1 first (visible), then lore, else fail closed with exit 2.
+// `|| exit $?` stops the hook on a block (or on the status probe) whether or not it runs with -e.
+const SKIP = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2;';
+const LOCAL = 'elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?;';
+const ON_PATH = 'elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?;';
+const MISSING = 'else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi';
+
+/** The line lore adds to a husky hook: husky 9.1 and later put node_modules/.bin on PATH, so it calls lore directly. */
+export const HUSKY_LINE = [SKIP, ON_PATH, MISSING, MARKER].join(' ');
+
+/** The line lore adds to a tracked hook file git runs itself: git puts nothing on PATH, so the local install comes first. */
+export const HOOK_LINE = [SKIP, LOCAL, ON_PATH, MISSING, MARKER].join(' ');
 
 // Lines keep their "\r" when the file has CRLF endings; a comment or the marker absorbs it.
 const splitLines = (text: string): string[] => text.split('\n');

@@ -155,7 +155,7 @@ function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRe
  * The change sets of every commit in `from..to`, in order: a commit against its parent, a merge
  * for what it introduces that none of its parents had, a root commit whole.
  */
-export async function rangeChangeSets(options: GitOptions, from: string, to: string): Promise<{ commits: RangeCommit[]; changes: ChangeSet[] }> {
+export async function rangeChangeSets(options: GitOptions, from: string, to: string, onProgress?: (done: number, total: number, what: string) => void): Promise<{ commits: RangeCommit[]; changes: ChangeSet[] }> {
   const commits = await rangeCommits(options, from, to);
   // One `diff-tree --stdin` for the whole range: a line per (commit, parent) pair, a root alone.
   const input = commits.flatMap(({ commit, parents }) => (parents.length === 0 ? [commit] : parents.map((p) => `${commit} ${p}`))).join('\n');
@@ -166,7 +166,8 @@ export async function rangeChangeSets(options: GitOptions, from: string, to: str
   const tooLarge: Array<{ path: string; size: number }> = [];
   const changes: ChangeSet[] = [];
   let at = 0;
-  for (const { commit, parents } of commits) {
+  for (const [k, { commit, parents }] of commits.entries()) {
+    onProgress?.(k + 1, commits.length, 'reading commits');
     const own = sections.slice(at, at + Math.max(1, parents.length));
     at += own.length;
     if (own.some((s) => s.commit !== commit)) throw new LoreError('GIT', `git diff-tree answered for another commit than ${commit}`);

@@ -13,7 +13,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const { base, head, mergeBase } = await resolveRange(where, options.range);
-  const [{ commits: inRange, changes }, sides] = await Promise.all([rangeChangeSets(where, mergeBase, head), readBothSides(where, { ref: mergeBase }, { ref: head })]);
+  const [{ commits: inRange, changes }, sides] = await Promise.all([rangeChangeSets(where, mergeBase, head, options.onProgress), readBothSides(where, { ref: mergeBase }, { ref: head })]);
   const commits = inRange.map((c) => c.commit);
   if (commits.length === 0) {
     throw new LoreError('EMPTY_RANGE', `the range ${options.range} has no commits to check (merge base ${mergeBase.slice(0, 12)} is its head)`, { hint: 'an empty range is not a pass: check that CI fetched the branch and its base' });

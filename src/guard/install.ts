@@ -4,42 +4,16 @@
 // behind lore's shim; lefthook's hooks are left to lefthook. After writing, lore reads the files
 // back and proves the flow (the line comes first, the file git runs is executable and runs it);
 // what it cannot prove it puts back and refuses, saying what to edit by hand.
-import { access, chmod, constants, rename, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { LoreError, isErrno } from '../errors.js';
+import { chmod, rename, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { LoreError } from '../errors.js';
 import { unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
-import { git } from '../git/exec.js';
-import { repoRoot } from './_evaluate.js';
-import { HOOK_LINE, MARKER, foreignShebang, provesFirst, withLoreLine, withoutLoreLines } from './_hook-script.js';
+import { CHAINED, LEFTHOOK_OLD, SHIM, exists, huskyRunnerProblem, isExecutable, isShim, locate, notAFolder, readHook, type HookPlace, type Where } from './_hook-files.js';
+import { HOOK_LINE, HUSKY_LINE, MARKER, foreignShebang, provesFirst, withLoreLine, withoutLoreLines } from './_hook-script.js';
 import { lefthookConfigs, lefthookSnippet } from './_lefthook.js';
 
-export { HOOK_LINE, MARKER };
-
-const CHAINED = 'pre-commit.lore-chained';
-
-/** The shim: runs the hook it replaced (if any), then lore, and fails closed when lore is missing. */
-export const SHIM = `#!/bin/sh
-${MARKER}: installed by "lore hook install"; "lore hook uninstall" restores the hook it chains.
-hooks_dir=$(dirname "$0")
-if [ -x "$hooks_dir/${CHAINED}" ]; then "$hooks_dir/${CHAINED}" "$@" || exit $?; fi
-if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; exit 0; fi
-if [ -x ./node_modules/.bin/lore ]; then exec ./node_modules/.bin/lore hook pre-commit; fi
-if command -v lore >/dev/null 2>&1; then exec lore hook pre-commit; fi
-echo "lore: the pre-commit hook cannot find lore (npm install lore-knowledge); LORE_SKIP=1 skips it" >&2
-exit 2
-`;
-
-export interface HookPlace {
-  /** The file lore writes or edits. */
-  file: string;
-  /** husky: a line in husky's user hook; hooks: a shim in a hooks folder. */
-  style: 'husky' | 'hooks';
-  /** Which manager owns the folder, when one is recognised. */
-  manager?: 'husky' | 'lefthook';
-  /** husky: the file git runs, husky's runner, which runs `file`. */
-  runner?: string;
-}
+export { HOOK_LINE, HUSKY_LINE, MARKER, SHIM, type HookPlace };
 
 /** Why lore refused to install: see the README's "Setting up the hook". */
 export type RefusalReason = 'lefthook' | 'not-a-shell-script' | 'husky-runner' | 'hooks-disabled' | 'unproven';
@@ -66,79 +40,11 @@ export type InstallResult = HookPlace &
       }
   );
 
-type Where = { cwd: string; env: NodeJS.ProcessEnv };
-
 const refuse = (place: HookPlace, reason: RefusalReason, message: string, fix: string, text?: string): InstallResult => ({ ...place, status: 'refused', reason, message, fix, ...(text === undefined ? {} : { text }) });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
-    throw error;
-  }
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Something other than a folder where git looks for hooks (core.hooksPath=/dev/null turns hooks off). */
-async function notAFolder(dir: string): Promise<boolean> {
-  try {
-    return !(await stat(dir)).isDirectory();
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    if (isErrno(error, 'ENOTDIR')) return true;
-    throw error;
-  }
-}
-
-const readHook = async (path: string): Promise<string | undefined> => {
-  try {
-    return await readTextIfExists(path);
-  } catch (error) {
-    if (isErrno(error, 'ENOTDIR')) return undefined;
-    throw error;
-  }
-};
-
-async function locate(where: Where): Promise<{ root: string; runs: string; place: HookPlace }> {
-  const root = await repoRoot(where);
-  // git says which file it runs: core.hooksPath (relative to the top level, ~ expanded) or .git/hooks.
-  const runs = resolve(root, (await git(['rev-parse', '--git-path', 'hooks/pre-commit'], { cwd: root, env: where.env })).replace(/\n$/, ''));
-  const dir = dirname(runs);
-  // husky 9 points core.hooksPath at .husky/_ and runs the user's hooks from .husky/.
-  if (basename(dir) === '_' && (await exists(join(dir, 'h')) || await exists(join(dir, 'husky.sh')))) {
-    return { root, runs, place: { file: join(dirname(dir), 'pre-commit'), style: 'husky', manager: 'husky', runner: runs } };
-  }
-  const current = await readHook(runs);
-  return { root, runs, place: { file: runs, style: 'hooks', ...(current?.includes('lefthook') ? { manager: 'lefthook' as const } : {}) } };
-}
 
 /** Where the pre-commit hook of this repository lives (core.hooksPath, husky, or .git/hooks). */
 export async function hookPlace(where: Where): Promise<HookPlace> {
   return (await locate(where)).place;
-}
-
-/** Why husky's runner would not run the user hook, or undefined when it provably does (husky 9). */
-async function huskyRunnerProblem(runner: string): Promise<string | undefined> {
-  const text = await readHook(runner);
-  if (text === undefined) return `${runner} does not exist`;
-  if (!(await isExecutable(runner))) return `${runner} is not executable (git skips it)`;
-  // husky 9.0: . "${0%/*}/h"; 9.1: . "$(dirname "$0")/h"
-  if (!/^\. "(\$\{0%\/\*\}|\$\(dirname "\$0"\))\/h"$/m.test(text)) return `${runner} is not husky's runner (it does not source h)`;
-  const h = join(dirname(runner), 'h');
-  const runs = await readHook(h);
-  // husky 9 runs the user hook with sh -e "$s" (9.1.0 and 9.1.1 source it: . "$s").
-  if (runs === undefined || !/^\s*(sh -e "\$s"|\. "\$s")/m.test(runs)) return `${h} does not run husky's user hooks as husky 9 does`;
-  return undefined;
 }
 
 async function writeKeepingMode(path: string, text: string, mode: number): Promise<void> {
@@ -146,37 +52,56 @@ async function writeKeepingMode(path: string, text: string, mode: number): Promi
   await chmod(path, mode);
 }
 
-async function installHusky(place: HookPlace & { runner: string }): Promise<InstallResult> {
-  const line = `this line by hand before every other command of ${place.file}`;
-  const problem = await huskyRunnerProblem(place.runner);
-  if (problem !== undefined) {
-    return refuse(place, 'husky-runner', `${problem}, so lore cannot prove that git runs ${place.file}`, `Run npx husky to restore husky's files in ${dirname(place.runner)}, then lore hook install again; or, once husky runs it, add ${line}`, `${HOOK_LINE}\n`);
-  }
+/** How a line goes in: the line, why another language cannot take it, and a check of what runs the file. */
+interface LineStyle {
+  line: string;
+  /** Why a script in another language cannot take lore's line, after "is not a shell script (#!...)". */
+  foreignWhy: string;
+  /** What else must hold for git to run the file, or undefined when it holds. */
+  problem: () => Promise<string | undefined>;
+  /** git runs the file itself, so it must be executable (husky runs it with sh). */
+  executable: boolean;
+}
+
+/** Puts lore's line first in a shell hook (husky's user hook, or a tracked hook file), proves it, or puts the file back. */
+async function installLine(place: HookPlace, style: LineStyle): Promise<InstallResult> {
+  const byHand = `this line by hand before every other command of ${place.file}`;
   const current = await readTextIfExists(place.file);
   const foreign = current === undefined ? undefined : foreignShebang(current);
   if (foreign !== undefined) {
-    return refuse(place, 'not-a-shell-script', `${place.file} is not a shell script (${foreign}), and husky runs it with sh, so lore cannot add its line to it`, `Make ${place.file} a shell script by hand: move its code to a file of its own, call that file from ${place.file}, and put this line before every other command`, `${HOOK_LINE}\n`);
+    return refuse(place, 'not-a-shell-script', `${place.file} is not a shell script (${foreign}), ${style.foreignWhy}, so lore cannot add its line to it`, `Make ${place.file} a shell script by hand: move its code to a file of its own, call that file from ${place.file}, and put this line before every other command`, `${style.line}\n`);
   }
-  if (current !== undefined && provesFirst(current, HOOK_LINE).ok) return { ...place, status: 'already-installed' };
-  const next = withLoreLine(current, HOOK_LINE);
+  const mode = current === undefined ? (style.executable ? 0o755 : 0o644) : (await stat(place.file)).mode & 0o7777;
+  const runnable = async (): Promise<boolean> => !style.executable || (await isExecutable(place.file));
+  if (current !== undefined && provesFirst(current, style.line).ok && (await runnable())) return { ...place, status: 'already-installed' };
+  const next = withLoreLine(current, style.line);
   // husky runs the file with sh, so its mode does not matter to git: keep it (a chmod shows in git status).
-  const mode = current === undefined ? 0o644 : (await stat(place.file)).mode & 0o7777;
-  await writeKeepingMode(place.file, next.text, mode);
-  const proof = provesFirst((await readTextIfExists(place.file)) ?? '', HOOK_LINE);
-  const runner = await huskyRunnerProblem(place.runner);
-  if (!proof.ok || runner !== undefined) {
+  await writeKeepingMode(place.file, next.text, style.executable ? mode | 0o111 : mode);
+  const proof = provesFirst((await readTextIfExists(place.file)) ?? '', style.line);
+  const problem = proof.ok ? ((await runnable()) ? await style.problem() : `${place.file} is not executable`) : proof.why;
+  if (problem !== undefined) {
     if (current === undefined) await unlinkDurable(place.file);
     else await writeKeepingMode(place.file, current, mode);
-    return refuse(place, 'unproven', `lore wrote ${place.file} but could not prove that git runs lore's line first (${proof.ok ? runner : proof.why}), so it put the file back`, `Add ${line}`, `${HOOK_LINE}\n`);
+    return refuse(place, 'unproven', `lore wrote ${place.file} but could not prove that git runs lore's line first (${problem}), so it put the file back`, `Add ${byHand}`, `${style.line}\n`);
   }
   return { ...place, status: 'installed', ...(next.replaced.length === 0 ? {} : { replaced: next.replaced }) };
 }
 
-// The shim's second line; a file that has it is (or was) lore's shim, even if edited since.
-const isShim = (text: string): boolean => text.split('\n')[1]?.startsWith(`${MARKER}: installed by`) === true;
+async function installHusky(place: HookPlace & { runner: string }): Promise<InstallResult> {
+  const problem = await huskyRunnerProblem(place.runner);
+  if (problem !== undefined) {
+    return refuse(place, 'husky-runner', `${problem}, so lore cannot prove that git runs ${place.file} with lore on PATH`, `Install husky 9.1 or later and run npx husky to restore husky's files in ${dirname(place.runner)}, then lore hook install again`, `${HUSKY_LINE}\n`);
+  }
+  return installLine(place, { line: HUSKY_LINE, foreignWhy: 'and husky runs it with sh', problem: () => huskyRunnerProblem(place.runner), executable: false });
+}
 
 async function installChained(place: HookPlace): Promise<InstallResult> {
   const current = await readTextIfExists(place.file);
+  // A tracked hook is the team's: lore edits it in place (one line to review and commit), since
+  // moving it aside would leave teammates a shim that chains nothing.
+  if (place.tracked && !isShim(current)) {
+    return installLine(place, { line: HOOK_LINE, foreignWhy: 'and lore does not move a tracked hook aside (the team would lose it)', problem: async () => undefined, executable: true });
+  }
   if (current?.includes(MARKER)) {
     const ours = current === SHIM || (!isShim(current) && provesFirst(current, HOOK_LINE).ok);
     if (!ours) {
@@ -211,7 +136,11 @@ async function lefthookRefusal(root: string, place: HookPlace): Promise<InstallR
   if (configs.length === 0 && !inHook) return undefined;
   const config = configs[0] ?? join(root, 'lefthook.yml');
   const evidence = configs[0] ?? `lefthook's hook ${chained?.includes('lefthook') === true ? join(dirname(place.file), CHAINED) : place.file}`;
-  const undo = chained === undefined ? '' : '; lore hook uninstall gives lefthook its hook back';
+  const moved = join(dirname(place.file), LEFTHOOK_OLD);
+  // lefthook install moves a hook it does not own to pre-commit.old, lore's shim included.
+  const undo = isShim(await readHook(moved))
+    ? `; lefthook install moved lore's shim to ${moved}, and lore hook uninstall removes it`
+    : chained === undefined ? '' : '; lore hook uninstall gives lefthook its hook back';
   return refuse({ ...place, manager: 'lefthook' }, 'lefthook', `lefthook manages this repository's git hooks (${evidence}); lore does not edit them, since lefthook install would replace what it wrote${undo}`, `Add lore to ${config} by hand (merge it into the pre-commit section, if there is one)`, lefthookSnippet(config));
 }
 
@@ -229,7 +158,7 @@ export async function installHook(where: Where): Promise<InstallResult> {
 export async function uninstallHook(where: Where): Promise<{ file: string; status: 'removed' | 'not-installed'; restored?: string }> {
   const place = await hookPlace(where);
   const current = await readHook(place.file);
-  if (current === undefined || !current.includes(MARKER)) return { file: place.file, status: 'not-installed' };
+  if (current === undefined || !current.includes(MARKER)) return uninstallMovedShim(place.file);
   if (place.style === 'husky' || !isShim(current)) {
     const rest = withoutLoreLines(current) ?? current;
     // A file that held only lore's line was created by install.
@@ -237,11 +166,27 @@ export async function uninstallHook(where: Where): Promise<{ file: string; statu
     else await writeKeepingMode(place.file, rest, (await stat(place.file)).mode & 0o7777);
     return { file: place.file, status: 'removed' };
   }
-  const chained = join(dirname(place.file), CHAINED);
+  return removeShim(place.file, place.file);
+}
+
+/** Removes lore's shim at `shim`, putting the hook it chained there instead (or at `restoreTo`). */
+async function removeShim(shim: string, restoreTo: string): Promise<{ file: string; status: 'removed'; restored?: string }> {
+  const chained = join(dirname(shim), CHAINED);
   if (await exists(chained)) {
-    await rename(chained, place.file);
-    return { file: place.file, status: 'removed', restored: place.file };
+    await rename(chained, restoreTo);
+    if (restoreTo !== shim) await unlinkDurable(shim);
+    return { file: shim, status: 'removed', restored: restoreTo };
   }
-  await unlinkDurable(place.file);
-  return { file: place.file, status: 'removed' };
+  await unlinkDurable(shim);
+  return { file: shim, status: 'removed' };
+}
+
+/**
+ * lefthook install moved lore's shim to pre-commit.old: remove it, and put the hook it chained
+ * there instead, where lefthook keeps the hook it replaced (lefthook uninstall restores it).
+ */
+async function uninstallMovedShim(file: string): Promise<{ file: string; status: 'removed' | 'not-installed'; restored?: string }> {
+  const moved = join(dirname(file), LEFTHOOK_OLD);
+  if (!isShim(await readHook(moved))) return { file, status: 'not-installed' };
+  return removeShim(moved, moved);
 }

@@ -8,7 +8,8 @@ const INVALID_RULE = 'lore-invalid-knowledge';
 
 const LEVEL: Record<Priority, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'warning', medium: 'note', low: 'note' };
 
-function message(f: Finding): string {
+/** A finding in one sentence, without secret-like text: SARIF's message and the CI annotations'. */
+export function findingMessage(f: Finding): string {
   if (f.kind === 'path') return `${f.title}: ${f.path} matches ${f.matcher}`;
   if (f.kind === 'role') return `${f.title}: ${f.path} is one of the paths ${f.matcher}`;
   return `${f.title}: added line matches ${f.matcher}${f.secret ? ' (the matched text is secret-like and not shown)' : `: ${f.text}`}`;
@@ -32,7 +33,7 @@ export function toSarif(report: CheckReport, version: string): object {
     ruleId: f.entryId,
     ruleIndex: index.get(f.entryId)!,
     level: LEVEL[f.priority],
-    message: { text: message(f) },
+    message: { text: findingMessage(f) },
     locations: [{
       physicalLocation: {
         artifactLocation: { uri: f.path.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },

@@ -15,6 +15,14 @@ export function scannedLine(report: CheckReport): string {
   return `scanned ${what}: ${plural(s.files, 'file')}, ${plural(s.lines, 'added line')}, ${thousands(s.bytes)} bytes against ${plural(report.rules.applied, 'prohibition')} (${report.rules.fromChange} from the change itself)${role}`;
 }
 
+/** The pre-commit hook's whole report when a change passes cleanly: "passed: no match for 12 prohibitions in 3 files, 42 added lines". */
+export function passedLine(report: CheckReport): string {
+  const s: Scanned = report.scanned;
+  const fromChange = report.rules.fromChange > 0 ? ` (${report.rules.fromChange} from the change)` : '';
+  const role = report.role === undefined ? '' : `; role ${report.role.role}`;
+  return `passed: no match for ${plural(report.rules.applied, 'prohibition')}${fromChange} in ${plural(s.files, 'file')}, ${thousands(s.lines)} added line${s.lines === 1 ? '' : 's'}${role}`;
+}
+
 /** What a person can do about a finding. */
 export function howToProceed(f: Finding): string {
   if (f.kind === 'role') return `this change is outside what the ${f.entryId.replace(/^ROLE-/, '')} may do; hand it to the right role (or unset LORE_ROLE / git config lore.role if that is not your role)`;

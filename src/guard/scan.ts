@@ -75,17 +75,21 @@ export function dedupe(findings: readonly Finding[]): Finding[] {
   return [...kept.values()];
 }
 
-/** Scans change sets against compiled matchers. */
-export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }): { findings: Finding[]; scanned: Scanned } {
+/**
+ * Scans change sets against compiled matchers; `onProgress` hears of each one scanned. A rule never
+ * matches its own record file: the inputs its tests must match are written there (rule-tests.ts).
+ */
+export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }, onProgress?: (done: number, total: number, what: string) => void): { findings: Finding[]; scanned: Scanned } {
   const findings: Finding[] = [];
   const scanned: Scanned = { commits: 0, files: 0, lines: 0, bytes: 0 };
-  for (const change of changes) {
+  for (const [k, change] of changes.entries()) {
+    onProgress?.(k + 1, changes.length, 'scanning commits');
     if (change.commit !== undefined) scanned.commits++;
     const at = change.commit === undefined ? {} : { commit: change.commit };
     for (const file of change.files) {
       scanned.files++;
       const visitPath = (group: readonly Matcher[]): void => {
-        if (group[0]!.test(file.path) !== undefined) for (const m of group) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
+        if (group[0]!.test(file.path) !== undefined) for (const m of group) if (m.rule.file !== file.path) findings.push(finding(m, file.path, file.path, { ...at, change: file.status }));
       };
       forCandidates(matchers.paths, file.path, visitPath);
       // A glob matches the path with / for \ and without ./ or a trailing / (normalisePath), so its
@@ -98,7 +102,7 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
       let added = file.added[0]!;
       const visit = (group: readonly Matcher[]): void => {
         const match = group[0]!.test(added.text);
-        if (match !== undefined) for (const m of group) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
+        if (match !== undefined) for (const m of group) if (m.rule.file !== file.path) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
       };
       for (let i = 0; i < file.added.length; i++) {
         added = file.added[i]!;

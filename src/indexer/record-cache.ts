@@ -69,7 +69,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
     const paths = await listRecordFilesOrProblem(root, kind, problems);
-    for (const absolute of paths) {
+    for (const [k, absolute] of paths.entries()) {
       const file = displayPath(root, absolute);
       let entry: CachedFile | undefined;
       try {
@@ -101,7 +101,8 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       next.files[file] = entry;
       if (entry.record !== undefined) records.push(entry.record as StoreRecord<T>);
       problems.push(...entry.problems);
-      if (++files % 500 === 0) options.onProgress?.(files, paths.length);
+      files++;
+      options.onProgress?.(k + 1, paths.length);
     }
     if (Object.keys(old?.files ?? {}).length !== paths.length) changed = true;
     if (changed) {

@@ -27,8 +27,8 @@ export interface LoadedEntries {
 }
 
 /** Loads entries through the record cache (all four entry kinds unless told otherwise). */
-export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS): Promise<LoadedEntries> {
-  const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits });
+export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
+  const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
   return { records: result.records as EntryRecord[], problems: result.problems };
 }
 

@@ -38,6 +38,15 @@ interface Parsed {
   prefix: string;
 }
 
+export interface ImportOptions extends EntryWriteOptions {
+  text: string;
+  file: string;
+  onConflict?: ConflictPolicy;
+  dryRun?: boolean;
+  /** Called for each entry checked, then each entry written (for a progress line). */
+  onProgress?: (done: number, total: number, what: string) => void;
+}
+
 /** Splits an export into entries: a JSON (or YAML) list, or one JSON object per line. */
 function splitEntries(text: string, file: string): { items: Parsed[]; problems: Problem[] } {
   if (/^\s*\[/.test(text) || !/^\s*\{/.test(text)) {
@@ -93,13 +102,14 @@ function locateGrouped(requests: ReadonlyArray<{ parsed: ParsedText; pointer: st
 }
 
 /** Validates every entry; returns them completed (source import, timestamps, author) or every problem. */
-async function validateAll(options: EntryWriteOptions, items: readonly Parsed[], file: string): Promise<{ candidates: Candidate[]; problems: Problem[]; warnings: string[] }> {
+async function validateAll(options: EntryWriteOptions & Pick<ImportOptions, 'onProgress'>, items: readonly Parsed[], file: string): Promise<{ candidates: Candidate[]; problems: Problem[]; warnings: string[] }> {
   const reported: Array<{ parsed: ParsedText; pointer: string; message: string }> = [];
   const candidates: Candidate[] = [];
   const warnings = new Set<string>();
   const seen = new Map<string, string>();
   const starts = locateGrouped(items.map(({ parsed, prefix }) => ({ parsed, pointer: prefix })));
   for (const [k, { value, parsed, prefix }] of items.entries()) {
+    options.onProgress?.(k + 1, items.length, 'checking entries');
     const report = (pointer: string, message: string): void => void reported.push({ parsed, pointer: prefix + pointer, message });
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       report('', 'an entry must be an object');
@@ -150,7 +160,7 @@ function statEvents(entry: KnowledgeEntry, stats: UsageStats, appliedBy: string,
  * @example
  * await importKnowledge({ store, text: readFileSync('knowledge.json', 'utf8'), file: 'knowledge.json', onConflict: 'rename' });
  */
-export async function importKnowledge(options: EntryWriteOptions & { text: string; file: string; onConflict?: ConflictPolicy; dryRun?: boolean }): Promise<ImportResult> {
+export async function importKnowledge(options: ImportOptions): Promise<ImportResult> {
   const { store, file } = options;
   const split = splitEntries(options.text.replace(/^\uFEFF/, ''), file);
   const { candidates, problems, warnings } = await validateAll(options, split.items, file);
@@ -162,7 +172,8 @@ export async function importKnowledge(options: EntryWriteOptions & { text: strin
     const items: ImportItem[] = [];
     const events: ApplicationEvent[] = [];
     const taken = new Set(candidates.map((c) => c.entry.id));
-    for (const { entry, stats } of candidates) {
+    for (const [k, { entry, stats }] of candidates.entries()) {
+      options.onProgress?.(k + 1, candidates.length, dryRun ? 'comparing entries' : 'writing entries');
       const holders = await kindsHolding(store.root, entry.id);
       const policy = options.onConflict ?? 'skip';
       let target = entry;

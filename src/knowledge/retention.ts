@@ -41,16 +41,18 @@ export function isPrunable(entry: { priority: string; createdAt: string }, usage
  * @example
  * const { removed } = await pruneKnowledge({ store, dryRun: true }); // what `lore prune` would remove
  */
-export async function pruneKnowledge(options: { store: Store; dryRun: boolean; now?: Date | undefined }): Promise<PruneResult> {
+export async function pruneKnowledge(options: { store: Store; dryRun: boolean; now?: Date | undefined; onProgress?: (done: number, total: number, what: string) => void }): Promise<PruneResult> {
   const { store, dryRun } = options;
   const retention = store.config.retention;
   const rule = `priority low, created more than ${retention.max_age_days} days ago, applied fewer than ${retention.min_applications_to_keep} times`;
   if (!retention.prune_low_priority) return { enabled: false, dryRun, removed: [], rule, problems: [] };
   const now = options.now ?? new Date();
   const prune = async (tx: StoreTransaction | undefined): Promise<PruneResult> => {
-    const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
+    const progress = options.onProgress;
+    const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS, progress && ((done, total) => progress(done, total, 'reading entries'))), loadUsageStats(store.root)]);
     const removed: PruneCandidate[] = [];
-    for (const record of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    for (const [k, record] of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1)).entries()) {
+      progress?.(k + 1, loaded.records.length, 'checking entries');
       const stats = usage.stats.get(record.id) ?? NO_USAGE;
       if (!isPrunable(record.value, stats, retention, now)) continue;
       if (tx !== undefined) await removeRecord(tx, record.kind, record.id);

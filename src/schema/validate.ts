@@ -156,6 +156,15 @@ function describe(error: ErrorObject): SchemaIssue | undefined {
       return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'} (found ${(error.data as unknown[]).length})` };
     case 'maxItems':
       return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must have at most ${String(params.limit)} items (found ${(error.data as unknown[]).length})` };
+    case 'minProperties':
+    case 'maxProperties': {
+      const keys = Object.keys(error.data as object);
+      // Under dependentSchemas/<field>: that field takes no other.
+      const alone = /\/dependentSchemas\/([^/]+)\/maxProperties$/.exec(error.schemaPath)?.[1];
+      const limit = `at ${error.keyword === 'minProperties' ? 'least' : 'most'} ${String(params.limit)} field${params.limit === 1 ? '' : 's'}`;
+      const message = alone !== undefined ? `${fieldPath(at)} with ${alone} must hold no other field (found ${keys.join(', ')})` : `${fieldPath(at)} must have ${limit} (found ${keys.length === 0 ? 'none' : keys.join(', ')})`;
+      return { pointer: at, locatePointer: at, atKey: false, message };
+    }
     case 'uniqueItems':
       return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must not repeat an item (items ${String(params.j)} and ${String(params.i)} are the same)` };
     case 'pattern': {

@@ -38,7 +38,7 @@ export function checkVersion(value: unknown, file: string): void {
   const version = (value as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > FORMAT_VERSION) {
     throw new LoreError('UNSUPPORTED_VERSION', `${file} says the store has format version ${version}, but this lore reads only version ${FORMAT_VERSION} and older`, {
-      hint: 'upgrade lore (npm install lore-knowledge@latest) to read this store; lore will not guess at a newer format',
+      hint: 'upgrade lore to a newer release to read this store; lore will not guess at a newer format',
     });
   }
 }

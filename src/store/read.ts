@@ -165,7 +165,7 @@ export async function readRecords<T = unknown>(root: string, options: ReadOption
   let done = 0;
   const results = await mapLimit(jobs, 32, async ({ kind, path }) => {
     const result = await readRecordFile<T>(root, kind, path, limits);
-    if (++done % 500 === 0) options.onProgress?.(done, jobs.length);
+    options.onProgress?.(++done, jobs.length);
     return result;
   });
   const records: StoreRecord<T>[] = [];

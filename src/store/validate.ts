@@ -156,11 +156,17 @@ async function locateProblems(root: string, problems: Problem[]): Promise<void> 
   }
 }
 
+export interface ValidateOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** Checks of the valid records that layers above the store add (the prohibitions' rule tests); their problems are located like the others. */
+  check?: (records: readonly StoreRecord[]) => Problem[];
+}
+
 /** Validates everything in the store. */
-export async function validateStore(store: Store, options: { onProgress?: (done: number, total: number) => void } = {}): Promise<StoreReport> {
+export async function validateStore(store: Store, options: ValidateOptions = {}): Promise<StoreReport> {
   const { root, config } = store;
-  const read = await readRecords(root, { limits: config.limits, ...options });
-  const across = checkAcrossRecords(read.records);
+  const read = await readRecords(root, { limits: config.limits, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+  const across = [...checkAcrossRecords(read.records), ...(options.check?.(read.records) ?? [])];
   await locateProblems(root, across);
   const problems: Problem[] = [...store.configProblems, ...read.problems, ...across];
   const logs: LogSummary[] = [];

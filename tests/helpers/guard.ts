@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { LORE_BIN } from './cli.js';
-import { gitRepo, tempDir, testEnv } from './temp.js';
+import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './temp.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -37,4 +37,12 @@ export function gitRun(cwd: string, args: string[], env: NodeJS.ProcessEnv): Pro
   return new Promise((resolve) => {
     execFile('git', args, { cwd, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
   });
+}
+
+/** Writes the files, commits everything and returns the new commit's id. */
+export function commitFiles(repo: string, files: Record<string, string>, message: string): string {
+  writeFiles(repo, files);
+  gitSync(repo, ['add', '-A']);
+  gitSync(repo, ['commit', '-q', '-m', message]);
+  return gitSync(repo, ['rev-parse', 'HEAD']).trim();
 }

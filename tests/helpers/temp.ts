@@ -12,6 +12,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     HOME: tmpdir(),
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
+    // Wide enough that no pinned output wraps; tests/terminal.test.ts pins wrapping at 40 and 80.
+    COLUMNS: '1000',
     // Every command over an operation checks its output against the operation's output schema.
     LORE_CHECK_OUTPUT: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',

@@ -7,8 +7,10 @@ const ENTRIES = entryFiles([entry({ id: 'pro-env', type: 'prohibition', priority
 const GATE = { '.knowledge/gates/feature-4-6.yaml': renderRecord('gate', DEFAULT_GATES.find((g) => g.id === 'QG-feature-4-6')) };
 
 export const STORE_CASES: OpCases = {
-  init: [{ args: ['init'], git: true, files: { 'README.md': '# demo\n' } }],
+  init: [{ args: ['init'], git: true, files: { 'README.md': '# demo\n' } }, { args: ['init', '--no-starter'], git: true, files: { 'README.md': '# demo\n' } }],
   seed: [{ args: ['seed', '--dry-run'] }, { args: ['seed'] }],
+  'pack list': [{ args: ['pack', 'list'] }],
+  'pack add': [{ args: ['pack', 'add', 'secrets'] }, { args: ['pack', 'add', 'secrets', '--dry-run'] }],
   validate: [{ args: ['validate'], files: ENTRIES }, { args: ['validate'], files: { '.knowledge/knowledge/prohibitions/pro-bad.yaml': 'id: pro-bad\n' }, code: 1 }],
   doctor: [{ args: ['doctor'], code: 1 }, { args: ['doctor', '--fix'] }],
   status: [{ args: ['status'], files: ENTRIES }],

@@ -15,7 +15,7 @@ export const op = defineOp<{ dir: string } & ProjectInput, MigrateOutput>({
   name: 'dag.migrate',
   async run(input, ctx) {
     const dag = await openDag(ctx);
-    const result = await dag.migrate(resolve(ctx.ws.cwd, input.dir), projectOf(input));
+    const result = await dag.migrate(resolve(ctx.ws.cwd, input.dir), { ...projectOf(input), onProgress: ctx.progress });
     for (const warning of result.warnings) ctx.note(problemText(warning));
     return result;
   },

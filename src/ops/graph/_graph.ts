@@ -88,7 +88,7 @@ export function readLoaded(ws: Workspace, backend: GraphBackend): Promise<Loaded
  */
 export async function change<T>(ctx: OpContext, backend: GraphBackend, fn: (graph: ContextGraph) => T): Promise<{ result: T; saved: SavedFile[] }> {
   try {
-    const { result, saved, loaded } = await backend.update((loaded) => fn(loaded.graph));
+    const { result, saved, loaded } = await backend.update((loaded) => fn(loaded.graph), ctx.progress);
     noteWarnings(ctx, loaded);
     return { result, saved };
   } finally {

@@ -12,8 +12,8 @@ export interface ImportInput {
 
 export const op = defineOp<ImportInput, ImportResult>({
   name: 'knowledge.import',
-  async run(input, { ws, note }) {
-    const result = await importKnowledge({ store: await ws.store(), text: input.text, file: input.file ?? '(input)', onConflict: input.onConflict ?? 'skip', dryRun: input.dryRun === true, env: ws.env });
+  async run(input, { ws, note, progress }) {
+    const result = await importKnowledge({ store: await ws.store(), text: input.text, file: input.file ?? '(input)', onConflict: input.onConflict ?? 'skip', dryRun: input.dryRun === true, env: ws.env, onProgress: progress });
     noteWarnings(note, result.warnings);
     return result;
   },

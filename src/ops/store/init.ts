@@ -1,10 +1,10 @@
 import { initStore, type InitResult } from '../../entities/init.js';
 import { defineOp } from '../_define.js';
 
-export const op = defineOp<Record<string, never>, Pick<InitResult, 'root' | 'changed' | 'updated' | 'seeded'>>({
+export const op = defineOp<{ starter?: boolean }, Pick<InitResult, 'root' | 'changed' | 'updated' | 'seeded'>>({
   name: 'store.init',
-  async run(_input, { ws }) {
-    const result = await initStore({ cwd: ws.cwd, store: ws.storeDir, env: ws.env });
+  async run(input, { ws }) {
+    const result = await initStore({ cwd: ws.cwd, store: ws.storeDir, env: ws.env, starter: input.starter !== false });
     return { root: result.root, changed: result.changed, updated: result.updated, seeded: result.seeded };
   },
 });
