@@ -148,8 +148,9 @@ describe('the web UI: thought DAG', () => {
     assert.equal(await page.locator('.node-detail .badge.branch').innerText(), '⎇ parser');
     // The detail's parts load one after another: wait (up to 10 s) for the new node's children.
     const children = [reader, docs].sort().join(' ');
-    await page.waitForFunction((want) => [...document.querySelectorAll('.node-detail .children li')].map((e) => e.getAttribute('data-node')).sort().join(' ') === want, children, { timeout: 10_000 }).catch(() => undefined);
-    assert.deepEqual((await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).sort().join(' '), children);
+    const childrenNow = async (): Promise<string> => (await page.locator('.node-detail .children li').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).sort().join(' ');
+    for (const until = Date.now() + 10_000; (await childrenNow()) !== children && Date.now() < until;) await new Promise((wake) => setTimeout(wake, 50));
+    assert.equal(await childrenNow(), children);
   });
 
   it('says how to record a thought when the log is empty', async (t) => {
