@@ -28,36 +28,87 @@ export interface GeneratedStore {
   prohibitions: number;
 }
 
-/** Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with content regexes), 35% learnings. */
-export async function generateStore(root: string, count: number): Promise<GeneratedStore> {
-  const next = rng(42);
+/** A git repository with an initialised store: config.yaml and the seeded defaults. */
+export async function initStore(root: string): Promise<void> {
   mkdirSync(join(root, '.knowledge'), { recursive: true });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
   writeFileSync(join(root, '.knowledge/config.yaml'), configTemplate('bench', '# yaml-language-server: $schema=schemas/config.schema.json'));
   await seedDefaults(root);
+}
+
+/** Writes one record file of `kind`. */
+export function writeEntry(root: string, kind: 'recommendation' | 'prohibition' | 'learning', entry: Record<string, unknown>): void {
+  const dir = join(root, '.knowledge', KINDS[kind].dir);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${entry.id as string}.yaml`), renderRecord(kind, entry));
+}
+
+/** Commits everything in the repository. */
+export function commitAll(root: string, message: string): void {
+  execFileSync('git', ['add', '-A'], { cwd: root });
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=b@example.com', 'commit', '-q', '-m', message], { cwd: root });
+}
+
+/** An entry's common fields, with realistic text sizes. */
+export function baseEntry(next: () => number, kind: string, i: number): Record<string, unknown> {
   const at = '2026-01-01T00:00:00.000Z';
+  const entry: Record<string, unknown> = {
+    id: `${kind.slice(0, 3)}-${words(next, 3).replace(/ /g, '-')}-${i}`, type: kind, title: words(next, 7), description: `${words(next, 28)}.`, details: `${words(next, 80)}.`,
+    scope: next() < 0.8 ? 'global' : 'project', keywords: words(next, 5).split(' '),
+    priority: (['low', 'medium', 'high', 'critical'] as const)[Math.floor(next() * 4)], source: 'manual',
+    createdAt: at, updatedAt: at, createdBy: 'Bench <bench@example.com>', enabled: true,
+  };
+  if (entry.scope === 'project') entry.projectId = 'bench';
+  return entry;
+}
+
+/** Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with content regexes), 35% learnings. */
+export async function generateStore(root: string, count: number): Promise<GeneratedStore> {
+  const next = rng(42);
+  await initStore(root);
   let prohibitions = 0;
   for (let i = 0; i < count; i++) {
     const roll = next();
     const kind = roll < 0.5 ? 'recommendation' : roll < 0.65 ? 'prohibition' : 'learning';
-    const id = `${kind.slice(0, 3)}-${words(next, 3).replace(/ /g, '-')}-${i}`;
-    const entry: Record<string, unknown> = {
-      id, type: kind, title: words(next, 7), description: `${words(next, 28)}.`, details: `${words(next, 80)}.`,
-      scope: next() < 0.8 ? 'global' : 'project', keywords: words(next, 5).split(' '),
-      priority: (['low', 'medium', 'high', 'critical'] as const)[Math.floor(next() * 4)], source: 'manual',
-      createdAt: at, updatedAt: at, createdBy: 'Bench <bench@example.com>', enabled: true,
-    };
-    if (entry.scope === 'project') entry.projectId = 'bench';
+    const entry = baseEntry(next, kind, i);
     if (kind === 'prohibition') {
       prohibitions++;
       if (next() < 0.5) entry.globs = [`src/${WORDS[i % WORDS.length]}/**/*.secret`];
       if (next() < 0.33) entry.content = [`${WORDS[i % WORDS.length]}_token_[0-9a-f]{32}`];
     }
-    const dir = join(root, '.knowledge', KINDS[kind].dir);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${id}.yaml`), renderRecord(kind, entry));
+    writeEntry(root, kind, entry);
   }
-  execFileSync('git', ['add', '-A'], { cwd: root });
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=b@example.com', 'commit', '-q', '-m', 'bench store'], { cwd: root });
+  commitAll(root, 'bench store');
   return { root, entries: count, prohibitions };
+}
+
+/**
+ * Writes a store of `count` prohibitions and nothing else, each with its own rules: path globs
+ * (about half), path patterns (about a third), content regexes (about 40%), at least one of them.
+ */
+export async function generateProhibitions(root: string, count: number): Promise<GeneratedStore> {
+  const next = rng(7);
+  await initStore(root);
+  for (let i = 0; i < count; i++) {
+    const entry = baseEntry(next, 'prohibition', i);
+    const word = WORDS[i % WORDS.length]!;
+    const [globs, patterns, content] = [next() < 0.5, next() < 0.33, next() < 0.4];
+    if (globs) entry.globs = [`src/${word}/**/*.${['pem', 'key', 'p12', 'secret'][i % 4]}`, `**/${word}-${i}.json`];
+    if (patterns) entry.patterns = [`(?:^|/)${word}${i}\\.(?:key|crt|pfx)$`];
+    if (content || !(globs || patterns)) entry.content = [`\\b${word}${i}_(?:live|test)_[0-9a-zA-Z]{24}\\b`];
+    writeEntry(root, 'prohibition', entry);
+  }
+  commitAll(root, 'bench prohibitions');
+  return { root, entries: count, prohibitions: count };
+}
+
+/** Writes `count` source files of 30 lines under src/ and stages them; `hitEvery` lines in N carry a prefilter literal (api_token_) that is not a match. */
+export function writeSourceFiles(root: string, count: number, hitEvery: number): void {
+  for (let i = 0; i < count; i++) {
+    const dir = join(root, 'src', `m${i % 40}`);
+    mkdirSync(dir, { recursive: true });
+    const lines = Array.from({ length: 30 }, (_, l) => `export const value${l} = compute(${i}, ${l});${(i * 30 + l) % hitEvery === 0 ? ' // api_token_ is not a token here' : ' // ordinary comment'}`);
+    writeFileSync(join(dir, `f${i}.ts`), `${lines.join('\n')}\n`);
+  }
+  execFileSync('git', ['add', '-A', 'src'], { cwd: root });
 }

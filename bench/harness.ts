@@ -1,5 +1,5 @@
 // Shared measuring helpers for `npm run bench`: whole processes, in-process tasks, figures.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +50,13 @@ export function exec(args: string[], cwd = ROOT, input?: string, env: NodeJS.Pro
     child.on('exit', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, stdout, stderr, code: code ?? -1 }));
     child.stdin.end(input ?? '');
   });
+}
+
+/** Runs any command to its end and times it: duration (ms), exit code, stdout and stderr together. */
+export function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { ms: number; code: number; output: string } {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, code: result.status ?? -1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
 /** Runs `bench/<script>` with args in a fresh process; it prints one JSON line of figures last. */

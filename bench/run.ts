@@ -16,6 +16,7 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['guard', async (ctx) => (await import('./sections/guard.js')).guardBench(ctx)],
   ['mcp', async (ctx) => (await import('./sections/mcp.js')).mcpBench(ctx)],
   ['daemon', async (ctx) => (await import('./sections/daemon.js')).daemonBench(ctx)],
+  ['peers', async (ctx) => (await import('./sections/peers.js')).peersBench(ctx)],
   ['concurrency', async (ctx) => (await import('./sections/concurrency.js')).concurrencyBench(ctx)],
 ];
 

@@ -4,20 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeSourceFiles } from '../generate.js';
 import { addRow, exec, LORE, percentile, processBench, RUNS, type BenchContext } from '../harness.js';
 
 const FILES = 1000;
-
-/** Stages FILES files of 30 lines; `hitEvery` lines in N carry a prefilter literal (api_token_) that is not a match. */
-function stageFiles(store: string, hitEvery: number): void {
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(store, 'src', `m${i % 40}`);
-    mkdirSync(dir, { recursive: true });
-    const lines = Array.from({ length: 30 }, (_, l) => `export const value${l} = compute(${i}, ${l});${(i * 30 + l) % hitEvery === 0 ? ' // api_token_ is not a token here' : ' // ordinary comment'}`);
-    writeFileSync(join(dir, `f${i}.ts`), `${lines.join('\n')}\n`);
-  }
-  execFileSync('git', ['add', '-A', 'src'], { cwd: store });
-}
 
 async function timeGit(args: string[], cwd: string, runs: number, before?: () => void): Promise<number[]> {
   const times: number[] = [];
@@ -32,7 +22,7 @@ async function timeGit(args: string[], cwd: string, runs: number, before?: () =>
 
 export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   process.stderr.write(`commit guard: ${FILES} staged files...\n`);
-  stageFiles(store, 100);
+  writeSourceFiles(store, FILES, 100);
   const cache = join(store, '.knowledge', '.cache');
   await processBench("node -e '' (floor, guard section)", ['-e', ''], 'the floor', store, 10);
   addRow('git diff --cached -U0 (floor)', await timeGit(['diff', '--cached', '-U0', '--no-ext-diff'], store, 10), undefined, 'floor');
@@ -66,6 +56,6 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   addRow(`git commit of ${FILES} files, with the lore hook (warm)`, hooked, undefined, `+${(percentile(hooked, 50) - percentile(bare, 50)).toFixed(0)} ms over no hook`);
 
   // Adversarial: every added line carries a prefilter literal, so the regexes run on all of them.
-  stageFiles(store, 1);
+  writeSourceFiles(store, FILES, 1);
   await processBench('lore hook pre-commit, warm, every line a prefilter hit', [LORE, 'hook', 'pre-commit'], 'figure (worst case)', store, RUNS);
 }

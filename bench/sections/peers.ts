@@ -1,0 +1,132 @@
+// Side by side: the same blocked commit guarded by lore and by pre-commit's pygrep hook, run
+// interleaved with a hookless commit and a bare node start; then a guarded commit on a store of
+// 3,000 prohibitions against that floor. Every measured commit's outcome is checked.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baseEntry, commitAll, generateProhibitions, initStore, rng, writeEntry, writeSourceFiles } from '../generate.js';
+import { addFigure, addRow, exec, LORE, percentile, RUNS, timed, type BenchContext } from '../harness.js';
+
+// The same regex for both tools: RE2 (lore) and Python's re (pygrep) read it alike.
+const AWS_KEY = String.raw`\bAKIA[0-9A-Z]{16}\b`;
+const SKIPPED = 'skipped: pre-commit is not installed (apt-get install pre-commit)';
+
+const PRE_COMMIT_CONFIG = `repos:
+  - repo: local
+    hooks:
+      - id: aws-access-key
+        name: AWS access key id
+        language: pygrep
+        entry: '${AWS_KEY}'
+      - id: env-file
+        name: .env file
+        language: fail
+        entry: never commit a .env file
+        files: (^|/)\\.env$
+`;
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
+
+/** The peer fixture: 200 committed files, the two rules as lore records and as pre-commit hooks. */
+async function peerBase(dir: string): Promise<string> {
+  const root = join(dir, 'peer-base');
+  await initStore(root);
+  const next = rng(15);
+  writeEntry(root, 'prohibition', { ...baseEntry(next, 'prohibition', 0), id: 'peer-aws-access-key', priority: 'critical', content: [AWS_KEY] });
+  writeEntry(root, 'prohibition', { ...baseEntry(next, 'prohibition', 1), id: 'peer-env-file', priority: 'critical', globs: ['**/.env'] });
+  writeFileSync(join(root, '.pre-commit-config.yaml'), PRE_COMMIT_CONFIG);
+  writeSourceFiles(root, 200, 100);
+  commitAll(root, 'peer fixture');
+  return root;
+}
+
+/** A clone of the fixture with the change staged: 18 edited files, an AWS key id added to one more, a `.env`. */
+function peerClone(base: string, to: string): string {
+  git(base, 'clone', '-q', base, to);
+  for (let i = 0; i < 19; i++) appendFileSync(join(to, 'src', `m${i % 40}`, `f${i}.ts`), i === 18 ? 'const key = "AKIAV65Z5FOTYPVYMRYS";\n' : `export const edited${i} = ${i};\n`);
+  writeFileSync(join(to, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+  git(to, 'add', '-A');
+  return to;
+}
+
+/** Runs `steps` once each per round, `runs` rounds: A B C A B C; returns each step's timings. */
+function interleave(steps: Array<() => number>, runs: number): number[][] {
+  const times = steps.map((): number[] => []);
+  for (let round = 0; round < runs; round++) steps.forEach((step, i) => times[i]!.push(step()));
+  return times;
+}
+
+/** A timed `git commit` that must end with `code` (0 or not) and print every one of `proofs`; undone after when it commits. */
+function commitStep(repo: string, env: NodeJS.ProcessEnv, blocked: boolean, proofs: RegExp[], extra: string[] = []): () => number {
+  return () => {
+    const result = timed('git', ['commit', '-q', ...extra, '-m', 'bench'], repo, env);
+    if ((result.code !== 0) !== blocked || !proofs.every((proof) => proof.test(result.output))) {
+      throw new Error(`git commit in ${repo}: expected ${blocked ? 'a blocked' : 'a passing'} commit printing ${proofs.join(', ')}; got exit ${result.code}:\n${result.output}`);
+    }
+    if (!blocked) git(repo, 'reset', '-q', '--soft', 'HEAD~1');
+    return result.ms;
+  };
+}
+
+const ratios = (a: readonly number[], b: readonly number[]): { paired: number; medians: number } => ({
+  paired: percentile(a.map((x, i) => x / b[i]!), 50),
+  medians: percentile(a, 50) / percentile(b, 50),
+});
+
+export async function peersBench({ dir }: BenchContext): Promise<void> {
+  // lore as a project that installed it finds it: on PATH, run by the shim `lore hook install` writes.
+  const shims = join(dir, 'bin');
+  mkdirSync(shims);
+  symlinkSync(LORE, join(shims, 'lore'));
+  const env = {
+    PATH: `${shims}:${process.env.PATH ?? ''}`, PRE_COMMIT_HOME: join(dir, 'pre-commit-home'),
+    GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@example.com',
+  };
+  const install = async (repo: string): Promise<void> => {
+    const result = await exec([LORE, 'hook', 'install'], repo, undefined, env);
+    if (result.code !== 0) throw new Error(`lore hook install in ${repo}: exit ${result.code}\n${result.stdout}${result.stderr}`);
+  };
+  const node = (cwd: string) => () => timed(process.execPath, ['-e', ''], cwd).ms;
+
+  const version = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0) {
+    process.stderr.write(`peers: ${SKIPPED}\n`);
+    addFigure('peers: lore against pre-commit', 'skipped', SKIPPED.slice('skipped: '.length), "≥ 2.5× faster than pre-commit's pygrep hook");
+  } else {
+    process.stderr.write('peers: lore against pre-commit, 200-file repository, 20 staged files...\n');
+    const base = await peerBase(dir);
+    const [withLore, withPreCommit, hookless] = ['lore', 'pre-commit', 'none'].map((name) => peerClone(base, join(dir, `peer-${name}`)));
+    await install(withLore!);
+    execFileSync('pre-commit', ['install'], { cwd: withPreCommit, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const steps = [
+      commitStep(withLore!, env, true, [/^BLOCKED peer-aws-access-key /m, /^BLOCKED peer-env-file /m]),
+      commitStep(withPreCommit!, env, true, [/^AWS access key id\.+Failed$/m, /^\.env file\.+Failed$/m]),
+      commitStep(hookless!, env, false, [], ['--no-verify']),
+      node(hookless!),
+    ];
+    steps.forEach((step) => step()); // warm-up: lore's caches, pre-commit's environments, the page cache
+    const [lore, preCommit, bare, floor] = interleave(steps, RUNS);
+    const name = version.stdout.trim();
+    const { paired, medians } = ratios(preCommit!, lore!);
+    addRow('peers: git commit blocked by lore (warm)', lore!, undefined, 'figure');
+    addRow(`peers: git commit blocked by ${name} (pygrep + fail hooks)`, preCommit!, undefined, 'the peer');
+    addRow('peers: git commit, no hook', bare!, undefined, 'floor');
+    addRow("peers: node -e ''", floor!, undefined, 'floor');
+    addFigure(`peers: ${name} ÷ lore, median of ${RUNS} pairs / of medians`, `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≥ 2.5× faster than pre-commit's pygrep hook: ${paired >= 2.5 ? 'met' : '**missed**'}`);
+  }
+
+  process.stderr.write('peers: a guarded commit on 3,000 prohibitions, 300 staged files...\n');
+  const store = join(dir, 'prohibitions');
+  await generateProhibitions(store, 3000);
+  writeSourceFiles(store, 300, 100);
+  await install(store);
+  const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, env, false, [/^lore: passed: no match for 3000 prohibitions in 300 files/m])];
+  steps.forEach((step) => step());
+  const [bare, floor, guarded] = interleave(steps, RUNS);
+  const sum = bare!.map((x, i) => x + floor![i]!);
+  const { paired, medians } = ratios(guarded!, sum);
+  addRow('3,000 prohibitions: git commit of 300 files, no hook', bare!, undefined, 'floor');
+  addRow("3,000 prohibitions: node -e ''", floor!, undefined, 'floor');
+  addRow('3,000 prohibitions: git commit of 300 files, lore hook (warm)', guarded!, undefined, 'figure');
+  addFigure('3,000 prohibitions: guarded ÷ (no hook + node), per pair / of medians', `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≤ 1.5× (no hook + node -e ''): ${paired <= 1.5 ? 'met' : '**missed**'}`);
+}

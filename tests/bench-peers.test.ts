@@ -1,0 +1,60 @@
+// `npm run bench -- --only peers`: lore and pre-commit on the same blocked commit, the guarded commit on
+// 3,000 prohibitions, and the skip when pre-commit is missing. Figures vary; the rows and checks do not.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { tempDir, testEnv } from './helpers/temp.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
+
+/** Runs the peers section with 2 runs; returns the exit code, stderr and the table's rows as cells. */
+function bench(env: NodeJS.ProcessEnv): { code: number; stderr: string; rows: string[][] } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'peers', '--entries', '10', '--runs', '2'], { cwd: ROOT, env, encoding: 'utf8' });
+  const rows = result.stdout.split('\n').filter((line) => line.startsWith('| ')).slice(1).map((line) => line.slice(2, -2).split(' | ').map((cell) => cell.trim()));
+  return { code: result.status ?? -1, stderr: result.stderr, rows };
+}
+
+const TIME = /^\d+(\.\d+)? (ms|s)$/;
+const GUARDED = [
+  '3,000 prohibitions: git commit of 300 files, no hook',
+  "3,000 prohibitions: node -e ''",
+  '3,000 prohibitions: git commit of 300 files, lore hook (warm)',
+  '3,000 prohibitions: guarded ÷ (no hook + node), per pair / of medians',
+];
+
+describe('the peers bench section', () => {
+  it('times lore and pre-commit blocking the same commit, then the guarded commit on 3,000 prohibitions', { skip: !hasPreCommit && 'pre-commit is not installed' }, (t) => {
+    const version = execFileSync('pre-commit', ['--version'], { encoding: 'utf8' }).trim();
+    const { code, stderr, rows } = bench(testEnv({ TMPDIR: tempDir(t) }));
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(rows.map((row) => row[0]), [
+      'peers: git commit blocked by lore (warm)',
+      `peers: git commit blocked by ${version} (pygrep + fail hooks)`,
+      'peers: git commit, no hook',
+      "peers: node -e ''",
+      `peers: ${version} ÷ lore, median of 2 pairs / of medians`,
+      ...GUARDED,
+    ]);
+    for (const row of [...rows.slice(0, 4), rows[5], rows[6], rows[7]]) assert.match(row![1]!, TIME, row![0]);
+    assert.match(rows[4]![1]!, /^\d+\.\d\d× \/ \d+\.\d\d×$/);
+    assert.match(rows[4]![4]!, /^≥ 2\.5× faster than pre-commit's pygrep hook: (met|\*\*missed\*\*)$/);
+    assert.match(rows[8]![4]!, /^≤ 1\.5× \(no hook \+ node -e ''\): (met|\*\*missed\*\*)$/);
+  });
+
+  it('says skipped when pre-commit is not on PATH, and still times the guarded commit', (t) => {
+    // A PATH with git, node and dirname (lore's hook shim uses it) but no pre-commit.
+    const bin = join(tempDir(t), 'bin');
+    mkdirSync(bin);
+    for (const tool of ['git', 'dirname']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const { code, stderr, rows } = bench(testEnv({ TMPDIR: tempDir(t), PATH: bin }));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^peers: skipped: pre-commit is not installed \(apt-get install pre-commit\)$/m);
+    assert.deepEqual(rows[0], ['peers: lore against pre-commit', 'skipped', 'pre-commit is not installed (apt-get install pre-commit)', '', "≥ 2.5× faster than pre-commit's pygrep hook"]);
+    assert.deepEqual(rows.slice(1).map((row) => row[0]), GUARDED);
+  });
+});
