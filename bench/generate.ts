@@ -28,8 +28,11 @@ export interface GeneratedStore {
   prohibitions: number;
 }
 
-/** Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with content regexes), 35% learnings. */
-export async function generateStore(root: string, count: number): Promise<GeneratedStore> {
+/**
+ * Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with
+ * content regexes), 35% learnings; with `prohibitionsOnly`, every entry a prohibition.
+ */
+export async function generateStore(root: string, count: number, { prohibitionsOnly = false } = {}): Promise<GeneratedStore> {
   const next = rng(42);
   mkdirSync(join(root, '.knowledge'), { recursive: true });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
@@ -39,7 +42,7 @@ export async function generateStore(root: string, count: number): Promise<Genera
   let prohibitions = 0;
   for (let i = 0; i < count; i++) {
     const roll = next();
-    const kind = roll < 0.5 ? 'recommendation' : roll < 0.65 ? 'prohibition' : 'learning';
+    const kind = prohibitionsOnly || (roll >= 0.5 && roll < 0.65) ? 'prohibition' : roll < 0.5 ? 'recommendation' : 'learning';
     const id = `${kind.slice(0, 3)}-${words(next, 3).replace(/ /g, '-')}-${i}`;
     const entry: Record<string, unknown> = {
       id, type: kind, title: words(next, 7), description: `${words(next, 28)}.`, details: `${words(next, 80)}.`,

@@ -4,13 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRow, exec, LORE, percentile, processBench, RUNS, type BenchContext } from '../harness.js';
+import { generateStore } from '../generate.js';
+import { addRow, exec, LORE, ms, percentile, processBench, RUNS, type BenchContext } from '../harness.js';
 
 const FILES = 1000;
 
-/** Stages FILES files of 30 lines; `hitEvery` lines in N carry a prefilter literal (api_token_) that is not a match. */
-function stageFiles(store: string, hitEvery: number): void {
-  for (let i = 0; i < FILES; i++) {
+/** Stages `count` files of 30 lines; `hitEvery` lines in N carry a prefilter literal (api_token_) that is not a match. */
+function stageFiles(store: string, hitEvery: number, count = FILES): void {
+  for (let i = 0; i < count; i++) {
     const dir = join(store, 'src', `m${i % 40}`);
     mkdirSync(dir, { recursive: true });
     const lines = Array.from({ length: 30 }, (_, l) => `export const value${l} = compute(${i}, ${l});${(i * 30 + l) % hitEvery === 0 ? ' // api_token_ is not a token here' : ' // ordinary comment'}`);
@@ -68,4 +69,36 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   // Adversarial: every added line carries a prefilter literal, so the regexes run on all of them.
   stageFiles(store, 1);
   await processBench('lore hook pre-commit, warm, every line a prefilter hit', [LORE, 'hook', 'pre-commit'], 'figure (worst case)', store, RUNS);
+  await guardedCommitBench(dir, hooks);
+}
+
+/**
+ * Issue 15's row: a store of 3,000 prohibitions and 300 staged files, a commit with the hook
+ * against one without it plus a bare node start, interleaved run by run (medians of each).
+ */
+async function guardedCommitBench(dir: string, hooks: string): Promise<void> {
+  process.stderr.write('commit guard: 3,000 prohibitions, 300 staged files...\n');
+  const { root } = await generateStore(join(dir, 'prohibitions'), 3000, { prohibitionsOnly: true });
+  stageFiles(root, 100, 300);
+  const undo = (): void => {
+    execFileSync('git', ['reset', '-q', '--soft', 'HEAD~1'], { cwd: root, stdio: 'ignore' });
+  };
+  const hookless = ['-c', `core.hooksPath=${join(dir, 'no-hooks')}`, 'commit', '-q', '--no-verify', '-m', 'bench'];
+  const hooked = ['-c', `core.hooksPath=${hooks}`, 'commit', '-q', '-m', 'bench'];
+  await timeGit(hooked, root, 1);
+  undo();
+  const bare: number[] = [];
+  const floor: number[] = [];
+  const guarded: number[] = [];
+  for (let i = 0; i < Math.max(RUNS, 10); i++) {
+    bare.push(...(await timeGit(hookless, root, 1)));
+    undo();
+    floor.push((await exec(['-e', ''], root)).ms);
+    guarded.push(...(await timeGit(hooked, root, 1)));
+    undo();
+  }
+  const sum = percentile(bare, 50) + percentile(floor, 50);
+  addRow('git commit, 3,000 prohibitions, 300 staged files, no hook', bare, undefined, 'floor');
+  addRow("node -e '' (same run)", floor, undefined, 'floor');
+  addRow('git commit, 3,000 prohibitions, 300 staged files, with the lore hook (warm)', guarded, undefined, `≤ 1.5× (no hook + node -e '' = ${ms(sum)}): ${(percentile(guarded, 50) / sum).toFixed(2)}×`);
 }
