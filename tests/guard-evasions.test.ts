@@ -2,6 +2,7 @@
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -175,13 +176,23 @@ describe('the commit guard, against attempts to hide a change', () => {
     assert.deepEqual(summary(json.outcome.active), [['pro-env', 'sub/.env', undefined], ['pro-aws-key', 'sub/dir/é.txt', 1]]);
   });
 
-  /** The guard's parse cache, rewritten to say the key rule has no record and its literal is one no line holds. */
+  /**
+   * The guard's caches, rewritten to say the key rule has no record and its literal is one no line
+   * holds: the parse cache, and the rule snapshot with a checksum that matches its new body.
+   */
   function poisonCache(repo: string): void {
     const path = join(repo, '.knowledge/.cache/git-records.json');
-    const cache = JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, unknown>; derived: Record<string, unknown> };
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, unknown> };
     for (const key of Object.keys(cache.entries)) if (key.startsWith('prohibition:pro-env.yaml:')) cache.entries[key] = { problems: [] };
-    cache.derived['literal:AKIA[0-9A-Z]{16}'] = { text: 'never-in-any-line', ignoreCase: false };
     writeFileSync(path, JSON.stringify(cache));
+    const snapshotPath = join(repo, '.knowledge/.cache/guard-rules.json');
+    const text = readFileSync(snapshotPath, 'utf8');
+    const snapshot = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { pool: Array<{ id: string }>; sides: Array<{ records: number[] }>; literals: Record<string, unknown> };
+    const env = snapshot.pool.findIndex((r) => r.id === 'pro-env');
+    for (const side of snapshot.sides) side.records = side.records.filter((i) => i !== env);
+    snapshot.literals['AKIA[0-9A-Z]{16}'] = { text: 'never-in-any-line', ignoreCase: false };
+    const body = JSON.stringify(snapshot);
+    writeFileSync(snapshotPath, `${text.slice(0, text.indexOf(' '))} ${createHash('sha1').update(body).digest('hex')}\n${body}`);
   }
 
   it('does not take its parse cache from the repository: a committed one hides no rule and is refused', async (t) => {
@@ -190,13 +201,14 @@ describe('the commit guard, against attempts to hide a change', () => {
     poisonCache(repo);
     writeFiles(repo, { 'config.txt': `key ${AWS_KEY}\n`, '.env': 'A=1\n' });
     gitSync(repo, ['add', '-A']);
-    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json']);
+    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json', '.knowledge/.cache/guard-rules.json']);
     const commit = await refusedThenForced(repo, env, 'a cache that came with the change');
     // CI checks out the branch, cache and all.
     const { code, json } = await loreJson<Report & { invalid: Array<{ file: string; message: string }> }>(['check', '--range', 'main...feature'], { cwd: repo });
     assert.equal(code, 1);
     assert.deepEqual(summary(json.outcome.active), [['pro-env', '.env', undefined], ['pro-aws-key', 'config.txt', 1]]);
-    assert.deepEqual(json.invalid.map((p) => [p.file, p.message]), [[`${commit.slice(0, 12)}:.knowledge/.cache/git-records.json`, "is lore's local cache (.knowledge/.cache/), which each clone rebuilds and git must not track: a committed one would decide what the commit guard reads (git rm --cached -r -- .knowledge/.cache)"]]);
+    const refusal = "is lore's local cache (.knowledge/.cache/), which each clone rebuilds and git must not track: a committed one would decide what the commit guard reads (git rm --cached -r -- .knowledge/.cache)";
+    assert.deepEqual(json.invalid.map((p) => [p.file, p.message]), ['git-records.json', 'guard-rules.json'].map((name) => [`${commit.slice(0, 12)}:.knowledge/.cache/${name}`, refusal]));
   });
 
   it('does not use a parse cache that git already tracks, in the hook and in CI', async (t) => {
@@ -204,7 +216,7 @@ describe('the commit guard, against attempts to hide a change', () => {
     const env = envWithLore(t);
     await lore(['check'], { cwd: repo, env });
     poisonCache(repo);
-    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json']);
+    gitSync(repo, ['add', '-f', '.knowledge/.cache/git-records.json', '.knowledge/.cache/guard-rules.json']);
     gitSync(repo, ['commit', '-q', '--no-verify', '-m', 'the cache, tracked']);
     await lore(['hook', 'install'], { cwd: repo, env });
     gitSync(repo, ['checkout', '-q', '-b', 'feature']);

@@ -78,6 +78,30 @@ describe('the installed pre-commit hook', () => {
     assert.equal(existsSync(`${hook}.lore-chained`), false);
   });
 
+  it('keeps its rules in a snapshot keyed by both sides, and rebuilds one edited by hand', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
+    gitSync(repo, ['add', '-A']);
+    const env = envWithLore(t);
+    const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.equal(first.code, 1);
+    assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    const path = join(repo, '.knowledge/.cache/guard-rules.json');
+    const saved = readFileSync(path, 'utf8');
+    assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{40}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
+    // The rule taken out of the body, the checksum left as it was: not the file lore wrote.
+    writeFileSync(path, saved.replace('"id":"pro-key"', '"id":"pro-gone"').replace(/"content":\[[^\]]*\]/, '"content":[]'));
+    const edited = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.deepEqual([edited.code, edited.stderr], [1, first.stderr]);
+    assert.equal(readFileSync(path, 'utf8'), saved);
+    // A staged change to a rule file is another key: the snapshot follows the index.
+    writeFiles(repo, { [prohibitionPath('pro-key')]: prohibition('pro-key', { content: ['NEVER_IN_THIS_FILE'], secret: true }) });
+    gitSync(repo, ['add', '-A']);
+    const changed = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.equal(changed.code, 1);
+    assert.notEqual(readFileSync(path, 'utf8').split('\n')[0], saved.split('\n')[0]);
+  });
+
   it('loads neither the YAML parser nor the schema validator when its cache is warm', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
     writeFiles(repo, { 'a.txt': 'x\n' });

@@ -5,13 +5,14 @@ import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { gitTopLevel } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
-import { GitRecordCache, readGitRecordsAt, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import { GitRecordCache, listGitSources, readGitListings, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
-import { compileRules, patternLiteral, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
+import { RuleSnapshot } from './rule-snapshot.js';
+import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
 export type { Finding, Scanned };
 import { applySuppressions, type Outcome } from './suppress.js';
@@ -75,8 +76,10 @@ export interface Evaluation {
   lineText: (finding: Finding, line: number) => Promise<string | undefined>;
   /** Role, feature and committed turn logs, read while the change itself was read. */
   git: GitContext;
-  /** Remembers each pattern's literal between runs. */
+  /** Parses the change's knowledge files. */
   cache: GitRecordCache;
+  /** Both sides' rules between runs, with each pattern's literal. */
+  snapshot: RuleSnapshot;
   /** Problems of the knowledge the change brings (see knowledge-files.ts). */
   invalid: Problem[];
   /** Said with the report (readBothSides's notes). */
@@ -93,13 +96,13 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
-  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.cache.remember(`literal:${source}`, () => patternLiteral(source) ?? null) ?? undefined), options.onProgress);
+  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.snapshot.literal(source)), options.onProgress);
   if (role !== undefined) {
     const records = [...input.committed.records, ...input.change.records];
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
-  await input.cache.save();
+  await Promise.all([input.cache.save(), input.snapshot.save()]);
   // Riskiest first, then by place, so reports read top-down.
   findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || a.path.localeCompare(b.path) || (a.line ?? 0) - (b.line ?? 0));
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
@@ -138,15 +141,22 @@ export async function repoRoot(where: Where): Promise<string> {
  * closed when the committed side is invalid (the guard cannot know the rules); the change side's
  * problems are returned: they block the change.
  */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const [[committed, change], git] = await Promise.all([readGitRecordsAt(where, cache, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
+  const [listings, git] = await Promise.all([listGitSources(where, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
+  const snapshot = RuleSnapshot.open(where.cwd, listings);
+  let sides = snapshot.records();
+  if (sides === undefined) {
+    sides = await readGitListings(where, cache, listings, GUARD_KINDS);
+    snapshot.keep(sides);
+  }
+  const [committed, change] = sides as [GitRecords, GitRecords];
   failOnProblems(committed.problems);
   if ('index' in changeAt && !committed.exists && !change.exists) {
     const uncommitted = await uncommittedStore(where.cwd);
-    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, git, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
   }
-  return { committed, change, cache, git, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+  return { committed, change, cache, snapshot, git, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';

@@ -10,14 +10,14 @@ import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } fro
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
-  const [staged, { committed, change, cache, git: context, changeProblems, notes }] = await Promise.all([
+  const [staged, { committed, change, cache, snapshot, git: context, changeProblems, notes }] = await Promise.all([
     stagedRead(where),
     readBothSides(where, { ref: 'HEAD' }, { index: true }),
   ]);
   const files = stagedFiles(staged);
   const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, changedRecords(files), changedLogs(files).map((file) => ({ file })))), ...(await localFileProblems(files))]);
   const result = await evaluate(where, options, {
-    committed, change, cache, git: context, changes: [{ files }], invalid, notes,
+    committed, change, cache, snapshot, git: context, changes: [{ files }], invalid, notes,
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader(where, () => ':'),
   });
@@ -29,10 +29,10 @@ export async function checkFiles(options: CheckOptions & { paths: readonly strin
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const { readWorkingFiles } = await import('./working-files.js');
-  const { committed, change, cache, git: context, changeProblems, notes } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
+  const { committed, change, cache, snapshot, git: context, changeProblems, notes } = await readBothSides(where, { ref: 'HEAD' }, { index: true });
   const files: ChangedFile[] = await readWorkingFiles(root, options.cwd, options.paths);
   const result = await evaluate(where, options, {
-    committed, change, cache, git: context, changes: [{ files }], invalid: changeProblems, notes,
+    committed, change, cache, snapshot, git: context, changes: [{ files }], invalid: changeProblems, notes,
     allowsFor: () => allowsOf([...committed.records, ...change.records]),
     lineText: async (finding, line) => files.find((f) => f.path === finding.path)?.added[line - 1]?.text,
   });

@@ -5,7 +5,6 @@ import type { ChangedFile } from './added-lines.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
 import { readBlobs } from '../git/objects.js';
-import { replayLogText } from '../log/ndjson.js';
 import { isValidId } from '../store/ids.js';
 import { KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
 import { latestTurn } from '../turns/order.js';
@@ -66,6 +65,8 @@ export async function resolveRole(where: { cwd: string; env: NodeJS.ProcessEnv }
   if (blob === undefined) return undefined;
   const text = (await readBlobs(where, [blob])).get(blob)!;
   // Only the fields that order turns are needed; a line without them is skipped.
+  // The log engine loads only when a turn log decides the role.
+  const { replayLogText } = await import('../log/ndjson.js');
   const replay = replayLogText<TurnState>(text, {
     validate: (v) => {
       const t = v as Partial<TurnState> & { completed?: boolean };

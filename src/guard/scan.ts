@@ -81,7 +81,12 @@ export function dedupe(findings: readonly Finding[]): Finding[] {
  */
 export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }, onProgress?: (done: number, total: number, what: string) => void): { findings: Finding[]; scanned: Scanned } {
   const findings: Finding[] = [];
-  const scanned: Scanned = { commits: 0, files: 0, lines: 0, bytes: 0 };
+  // The byte count is only shown on request (--verbose, --json): counted then, not on every hook run.
+  const scannedLines: Array<ChangedFile['added']> = [];
+  let bytes: number | undefined;
+  const scanned: Scanned = { commits: 0, files: 0, lines: 0, get bytes() {
+    return (bytes ??= scannedLines.reduce((sum, file) => sum + file.reduce((n, line) => n + Buffer.byteLength(line.text) + 1, 0), 0));
+  } };
   for (const [k, change] of changes.entries()) {
     onProgress?.(k + 1, changes.length, 'scanning commits');
     if (change.commit !== undefined) scanned.commits++;
@@ -106,10 +111,10 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
       };
       for (let i = 0; i < file.added.length; i++) {
         added = file.added[i]!;
-        scanned.bytes += Buffer.byteLength(added.text) + 1;
         forCandidates(matchers.content, added.text, visit);
       }
       scanned.lines += file.added.length;
+      scannedLines.push(file.added);
     }
   }
   return { findings: dedupe(findings), scanned };

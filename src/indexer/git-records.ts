@@ -37,9 +37,7 @@ const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 /** The blob-keyed parse cache of one repository, loaded once per process. */
 export class GitRecordCache {
   private readonly path: string;
-  private entries: Record<string, Parsed> = {};
-  /** Values derived from record content that callers want remembered between runs (see remember). */
-  private derived: Record<string, unknown> = {};
+  private loaded: Record<string, Parsed> | undefined;
   private readonly used = new Set<string>();
   /** Parses under way, by key: two sources read at once share one parse of each blob. */
   private readonly parsing = new Map<string, Promise<void>>();
@@ -49,16 +47,23 @@ export class GitRecordCache {
 
   constructor(root: string) {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'git-records.json');
-    try {
-      // Never through a symlink: one could point at a file that decides what the guard reads.
-      const saved = JSON.parse(readTextIfExistsSync(this.path) ?? '') as { key: string; entries: Record<string, Parsed>; derived?: Record<string, unknown> };
-      if (saved.key === cacheKey()) {
-        this.entries = saved.entries;
-        this.derived = saved.derived ?? {};
+  }
+
+  /** The saved entries, read on first use: a run that parses nothing never reads the file. */
+  private get entries(): Record<string, Parsed> {
+    if (this.loaded === undefined) {
+      this.loaded = {};
+      if (this.trusted) {
+        try {
+          // Never through a symlink: one could point at a file that decides what the guard reads.
+          const saved = JSON.parse(readTextIfExistsSync(this.path) ?? '') as { key: string; entries: Record<string, Parsed> };
+          if (saved.key === cacheKey()) this.loaded = saved.entries;
+        } catch {
+          // missing or damaged: rebuilt as blobs are parsed
+        }
       }
-    } catch {
-      // missing or damaged: rebuilt as blobs are parsed
     }
+    return this.loaded;
   }
 
   /**
@@ -67,8 +72,7 @@ export class GitRecordCache {
    * a rule is not there or that its literal is one no line holds.
    */
   distrust(): void {
-    this.entries = {};
-    this.derived = {};
+    this.loaded = {};
     this.trusted = false;
   }
 
@@ -101,22 +105,13 @@ export class GitRecordCache {
     await Promise.all(waits);
   }
 
-  /** A JSON value computed from `key` once and remembered with the cache (e.g. a pattern's prefilter literal). */
-  remember<T>(key: string, compute: () => T): T {
-    if (key in this.derived) return this.derived[key] as T;
-    const value = compute();
-    this.derived[key] = value;
-    this.dirty = true;
-    return value;
-  }
-
   /** Writes the cache back, keeping it bounded: what this run used, plus older entries while few. */
   async save(): Promise<void> {
     if (!this.dirty || !this.trusted) return;
     const all = Object.keys(this.entries);
     const keep = all.length > Math.max(20_000, this.used.size * 3) ? [...this.used] : all;
     const entries = Object.fromEntries(keep.map((k) => [k, this.entries[k]!]));
-    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries, derived: this.derived }), { durable: false }).catch(() => undefined);
+    await writeFileAtomic(this.path, JSON.stringify({ key: cacheKey(), entries }), { durable: false }).catch(() => undefined);
   }
 }
 
@@ -173,26 +168,29 @@ const CACHE_PATH = `${KNOWLEDGE_DIR}/${CACHE_DIR}`;
 const inCache = (path: string): boolean => path === CACHE_PATH || path.startsWith(`${CACHE_PATH}/`);
 
 /** The files of a source the guard reads, and whether git tracks anything under `.knowledge/.cache`. */
-interface Listing {
+export interface GitListing {
   exists: boolean;
   files: GitFile[];
   cacheTracked: boolean;
 }
 
-async function listSource(where: { cwd: string; env?: NodeJS.ProcessEnv }, source: GitSource, kinds: readonly RecordKindName[]): Promise<Listing> {
+async function listSource(where: { cwd: string; env?: NodeJS.ProcessEnv }, source: GitSource, kinds: readonly RecordKindName[]): Promise<GitListing> {
   const paths = [CONFIG_PATH, ...kinds.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), CACHE_PATH];
   let listed: GitFile[];
   if ('index' in source) {
     listed = await listIndex(where, paths);
   } else {
-    if (!(await refExists(where, source.ref))) return { exists: false, files: [], cacheTracked: false };
-    listed = await listTree(where, source.ref, paths);
+    // Both at once; the listing's failure counts only for a ref that exists (an unborn HEAD has no tree).
+    const [exists, tree] = await Promise.all([refExists(where, source.ref), listTree(where, source.ref, paths).catch((error: unknown) => ({ error }))]);
+    if (!exists) return { exists: false, files: [], cacheTracked: false };
+    if ('error' in tree) throw tree.error;
+    listed = tree;
   }
   const files = listed.filter((file) => !inCache(file.path));
   return { exists: files.length > 0, files, cacheTracked: files.length !== listed.length };
 }
 
-async function parseListing(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, listing: Listing, kinds: readonly RecordKindName[]): Promise<GitRecords> {
+async function parseListing(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, listing: GitListing, kinds: readonly RecordKindName[]): Promise<GitRecords> {
   const wanted: GitFileToParse[] = [];
   for (const file of listing.files) {
     const role = gitFileRole(file.path, kinds);
@@ -208,15 +206,24 @@ async function parseListing(where: { cwd: string; env?: NodeJS.ProcessEnv }, cac
   return result;
 }
 
+/** Lists the files of `kinds` (and config.yaml) at each source. */
+export function listGitSources(where: { cwd: string; env?: NodeJS.ProcessEnv }, sources: readonly GitSource[], kinds: readonly RecordKindName[]): Promise<GitListing[]> {
+  return Promise.all(sources.map((source) => listSource(where, source, kinds)));
+}
+
 /**
- * Reads config and the records of `kinds` at each source, through the cache. When git tracks
- * anything under `.knowledge/.cache` at one of them, the cache is not used (see distrust): every
- * source is listed before anything is taken from it.
+ * Reads config and the records of listed sources through the cache. When git tracks anything
+ * under `.knowledge/.cache` at one of them, the cache is not used (see distrust): every source is
+ * listed before anything is taken from it.
  */
-export async function readGitRecordsAt<S extends readonly GitSource[]>(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, sources: readonly [...S], kinds: readonly RecordKindName[]): Promise<{ [K in keyof S]: GitRecords }> {
-  const listings = await Promise.all(sources.map((source) => listSource(where, source, kinds)));
+export function readGitListings(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, listings: readonly GitListing[], kinds: readonly RecordKindName[]): Promise<GitRecords[]> {
   if (listings.some((listing) => listing.cacheTracked)) cache.distrust();
-  return Promise.all(listings.map((listing) => parseListing(where, cache, listing, kinds))) as Promise<{ [K in keyof S]: GitRecords }>;
+  return Promise.all(listings.map((listing) => parseListing(where, cache, listing, kinds)));
+}
+
+/** Reads config and the records of `kinds` at each source, through the cache (see readGitListings). */
+export async function readGitRecordsAt<S extends readonly GitSource[]>(where: { cwd: string; env?: NodeJS.ProcessEnv }, cache: GitRecordCache, sources: readonly [...S], kinds: readonly RecordKindName[]): Promise<{ [K in keyof S]: GitRecords }> {
+  return readGitListings(where, cache, await listGitSources(where, sources, kinds), kinds) as Promise<{ [K in keyof S]: GitRecords }>;
 }
 
 /** Reads config and the records of `kinds` at a source, through the cache. */
