@@ -8,6 +8,7 @@ import { priorityRank } from '../priority.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { buildPlanIndex, type PlanIndex } from './plan-index.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
 
 /** Multiplier by priority. */
@@ -20,8 +21,6 @@ export interface EntryMeta {
   rank: number;
   /** Priority weight × helpfulness: the multiplier of the entry's relevance. */
   weight: number;
-  /** Whether the entry has patterns or globs. */
-  paths: boolean;
   applicability: Applicability;
 }
 
@@ -30,6 +29,8 @@ export interface KnowledgeIndex {
   entries: EntryWithStats[];
   meta: EntryMeta[];
   bm25: Bm25Index;
+  /** Patterns, globs and prohibitions' keywords, each once, with the entries holding them. */
+  plan: PlanIndex;
   matching: MatchingConfig;
 }
 
@@ -46,10 +47,9 @@ export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching
     type: entry.type,
     rank: priorityRank(entry.priority),
     weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
-    paths: entry.patterns !== undefined || entry.globs !== undefined,
     applicability: applicabilityOf(entry),
   }));
-  return { entries: [...entries], meta, bm25: buildBm25(entries, matching.keyword_boost), matching };
+  return { entries: [...entries], meta, bm25: buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
 }
 
 /** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */

@@ -8,7 +8,8 @@ import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext }
 import { normalisePath } from '../match/glob.js';
 import { priorityRank } from '../priority.js';
 import { applies } from './applicable.js';
-import { keywordsIn, planMatches, type MatchReason } from './plan-match.js';
+import { pathHits } from './plan-index.js';
+import { keywordHits, planMatches, type MatchReason } from './plan-match.js';
 import { loadKnowledgeIndex, type KnowledgeIndex, type LoadedIndex } from './knowledge-index.js';
 import { queryKnowledge, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
@@ -67,19 +68,20 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   if (!config.enabled) return disabledResult();
   const context = { projectId: task.projectId ?? options.projectId, agentType: task.agentType, now: options.now ?? new Date() };
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
+  // Only those a matched pattern, glob or keyword points to are visited, in document order.
   const time = context.now.getTime();
-  const applicable: EntryWithStats[] = [];
-  for (const [doc, meta] of index.meta.entries()) {
-    if (meta.type === 'prohibition' && applies(meta.applicability, context, time)) applicable.push(index.entries[doc]!);
-  }
-  // One pass over the approach finds every keyword of every prohibition (memory bounded by the keywords).
-  const found = keywordsIn(plan.approach, applicable.flatMap((entry) => entry.keywords));
+  const applicable = new Set<number>();
+  for (const doc of index.plan.prohibitions) if (applies(index.meta[doc]!.applicability, context, time)) applicable.add(doc);
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
+  const files = pathHits(index.plan, paths);
+  const keywords = keywordHits(index.plan, index.entries, plan.approach);
+  const candidates = [...new Set([...files.docs, ...keywords.docs])].filter((doc) => applicable.has(doc)).sort((a, b) => a - b);
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
-  const prohibitions = applicable.length;
-  for (const entry of applicable) {
-    const { reasons: matches, unlistedPaths } = planMatches(entry, found, paths);
+  const prohibitions = applicable.size;
+  for (const doc of candidates) {
+    const entry = index.entries[doc]!;
+    const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
     if (matches.length === 0) continue;
     const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);

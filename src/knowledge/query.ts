@@ -9,7 +9,7 @@ import { priorityRank } from '../priority.js';
 import { applies } from './applicable.js';
 import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
 import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
-import { firstPathMatch } from './plan-match.js';
+import { docPathMatches, pathHits, type PathHits } from './plan-index.js';
 import { semanticScores, type SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
 import { buildSummary, DEFAULT_BUDGET } from './summary.js';
@@ -57,32 +57,33 @@ interface Signals {
   /** The distinct terms of the query (stemmed) that the index holds, in order of appearance. */
   queryTerms: string[];
   bm25: Float64Array;
+  /** The task's files against every entry's patterns and globs. */
+  files: PathHits;
   /** For each technology, the documents holding all its words. */
   techs: Array<{ tech: string; docs: Set<number> }>;
 }
 
-function querySignals(index: KnowledgeIndex, query: KnowledgeQuery): Signals {
+function querySignals(index: KnowledgeIndex, query: KnowledgeQuery, filePaths: readonly string[]): Signals {
   // Only terms the index holds can score; streaming them keeps a huge description cheap.
   const queryTerms = distinctTerms(`${query.taskDescription} ${query.taskType ?? ''}`, (term) => index.bm25.postings.has(term));
   const techs = (query.technologies ?? []).map((tech) => ({ tech, words: terms(tech) })).filter((t) => t.words.length > 0);
-  return { queryTerms, bm25: scoreBm25(index.bm25, queryTerms), techs: techs.map((t) => ({ tech: t.tech, docs: documentsWithAll(index.bm25, t.words) })) };
+  return { queryTerms, bm25: scoreBm25(index.bm25, queryTerms), files: pathHits(index.plan, filePaths), techs: techs.map((t) => ({ tech: t.tech, docs: documentsWithAll(index.bm25, t.words) })) };
 }
 
 /** The lexical score of one entry: BM25 + FILE_WEIGHT for a file match + TECH_WEIGHT per technology. */
-function lexicalScore(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[]): number {
-  const file = filePaths.length > 0 && index.meta[doc]!.paths && firstPathMatch(index.entries[doc]!, filePaths) !== undefined;
+function lexicalScore(signals: Signals, doc: number): number {
+  const file = signals.files.docs.has(doc);
   let techs = 0;
   for (const tech of signals.techs) if (tech.docs.has(doc)) techs++;
   return signals.bm25[doc]! + (file ? FILE_WEIGHT : 0) + TECH_WEIGHT * techs;
 }
 
 /** Why an entry was selected, in words (computed for selected entries only). */
-function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, filePaths: readonly string[], similarity: number): string[] {
-  const entry = index.entries[doc]!;
+function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, similarity: number): string[] {
   const reasons: string[] = [];
   const hits = [...new Set(signals.queryTerms)].filter((term) => hasTerm(index.bm25, term, doc));
   if (hits.length > 0) reasons.push(`words: ${hits.join(', ')}`);
-  const file = firstPathMatch(entry, filePaths);
+  const file = docPathMatches(index.plan, signals.files, doc, 1).reasons[0];
   if (file !== undefined) reasons.push(`file ${file.path} matches ${file.kind} ${file.pattern}`);
   const techs = signals.techs.filter((t) => t.docs.has(doc)).map((t) => t.tech);
   if (techs.length > 0) reasons.push(`technology: ${techs.join(', ')}`);
@@ -122,11 +123,11 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
     if (meta.rank >= minRank && (types === undefined || types.includes(meta.type)) && applies(meta.applicability, context, time)) applicable.push(doc);
   });
   const filePaths = (query.filePaths ?? []).map(normalisePath);
-  const signals = querySignals(index, query);
+  const signals = querySignals(index, query, filePaths);
   const lexical = new Float64Array(applicable.length);
   let maxLexical = 0;
   applicable.forEach((doc, k) => {
-    lexical[k] = lexicalScore(index, signals, doc, filePaths);
+    lexical[k] = lexicalScore(signals, doc);
     if (lexical[k]! > maxLexical) maxLexical = lexical[k]!;
   });
   const semantic = await semanticScores({ root: options.root, matching: index.matching, entries: applicable.map((i) => index.entries[i]!), query: query.taskDescription, env: options.env });
@@ -141,7 +142,7 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
     ...index.entries[applicable[k]!]!,
     score: round(scores[k]!),
-    reasons: reasonsFor(index, signals, applicable[k]!, filePaths, semantic.scores?.[k] ?? 0),
+    reasons: reasonsFor(index, signals, applicable[k]!, semantic.scores?.[k] ?? 0),
   }));
   const result = { recommendations: pick('recommendation'), prohibitions: pick('prohibition'), learnings: pick('learning') };
   const selected = [...result.prohibitions, ...result.recommendations, ...result.learnings];
