@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lore, loreJson } from './helpers/cli.js';
+import { renderRecord } from '../src/store/write.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 
 const CORPUS = [
@@ -104,6 +105,41 @@ describe('lore export and import', () => {
       const renamed = flags.includes('rename') ? await loreJson<{ stats: unknown }>(['show', 'rec-strict-2'], { cwd: root }) : undefined;
       if (renamed !== undefined) assert.deepEqual(renamed.json.stats, { timesApplied: 2, timesHelpful: 1, lastApplied: '2026-03-01T00:00:00.000Z' });
     }
+  });
+
+  it('imports into a full folder as into an empty one: ids taken on disk, hand-written .yml files, unchanged entries', async (t) => {
+    // 30 entries per folder: past the point where a transaction lists a folder instead of asking per file.
+    const stored = Array.from({ length: 30 }, (_, i) => entry({ id: `rec-k-${i}`, type: 'recommendation' }));
+    const { root } = await knowledgeStore(t, [...stored.filter((_, i) => i !== 20), entry({ id: 'rec-k-0-2', type: 'recommendation' }), entry({ id: 'learn-cache-the-index', type: 'learning' })], {
+      files: { '.knowledge/knowledge/recommendations/rec-k-20.yml': renderRecord('recommendation', stored[20]!) },
+    });
+    const incoming = [
+      ...stored.map((e, i) => (i === 0 || i === 20 ? { ...e, title: `New title ${i}` } : e)),
+      { id: 'rec-fresh', type: 'recommendation', title: 'Fresh', description: 'F.', scope: 'global', keywords: [], priority: 'low' },
+      { type: 'learning', title: 'Cache the index', description: 'Rebuilds are slow.', scope: 'global', keywords: [], priority: 'medium' },
+    ].map((e) => JSON.stringify(e)).join('\n');
+    const overwrite = await lore(['import', '-', '--on-conflict', 'overwrite'], { cwd: root, input: `${incoming}\n` });
+    assert.equal(overwrite.code, 0, overwrite.stderr);
+    const lines = overwrite.stdout.split('\n');
+    assert.deepEqual([lines[0], lines[1], lines[20], lines[29], lines[30], lines[31], lines[32]], [
+      'overwritten rec-k-0 (.knowledge/knowledge/recommendations/rec-k-0.yaml)',
+      'unchanged rec-k-1 (.knowledge/knowledge/recommendations/rec-k-1.yaml)',
+      'overwritten rec-k-20 (.knowledge/knowledge/recommendations/rec-k-20.yaml)',
+      'unchanged rec-k-29 (.knowledge/knowledge/recommendations/rec-k-29.yaml)',
+      'created rec-fresh (.knowledge/knowledge/recommendations/rec-fresh.yaml)',
+      'created learn-cache-the-index-2 (.knowledge/knowledge/learnings/learn-cache-the-index-2.yaml)',
+      'imported: 32 entries: 2 created, 2 overwritten, 28 unchanged, 0 renamed, 0 skipped',
+    ]);
+    const recommendations = readdirSync(join(root, '.knowledge/knowledge/recommendations'));
+    assert.deepEqual([recommendations.length, recommendations.includes('rec-k-20.yml')], [32, false]);
+    assert.match(readFileSync(join(root, '.knowledge/knowledge/recommendations/rec-k-20.yaml'), 'utf8'), /\ntitle: New title 20\n/);
+    const rename = await lore(['import', '-', '--on-conflict', 'rename'], { cwd: root, input: `${[...stored].reverse().map((e) => JSON.stringify(e)).join('\n')}\n` });
+    assert.equal(rename.code, 0, rename.stderr);
+    assert.deepEqual(rename.stdout.split('\n').slice(-3), [
+      'renamed rec-k-0 → rec-k-0-3 (.knowledge/knowledge/recommendations/rec-k-0-3.yaml)',
+      'imported: 30 entries: 0 created, 0 overwritten, 0 unchanged, 30 renamed, 0 skipped',
+      '',
+    ]);
   });
 
   it('refuses a file that is not a list of entries, and an unknown policy', async (t) => {

@@ -111,7 +111,9 @@ describe('reading records', () => {
 describe('writing records', () => {
   it('writes the canonical form: $schema line, schema key order, YAML 1.1-safe quoting, trailing newline', async (t) => {
     const root = tempStore(t);
-    const value = { enabled: true, ...entry('pro-order', { keywords: ['yes', 'env', '2026-01-01'], details: 'line one\nline two\n' }) };
+    // Words a YAML 1.1 reader takes for a boolean, null or number are quoted (e5 is a float to yaml's 1.1 schema); yEs is not one.
+    const keywords = ['yes', 'env', '2026-01-01', 'e5', 'E-2', 'Off', 'null', 'yEs', 'Null value', 'y', "it's (a/b) ok"];
+    const value = { enabled: true, ...entry('pro-order', { keywords, details: 'line one\nline two\n' }) };
     const result = await writeRecord(root, 'prohibition', value);
     assert.deepEqual(result, { file: '.knowledge/knowledge/prohibitions/pro-order.yaml', status: 'created' });
     assert.equal(readFileSync(join(root, result.file), 'utf8'), [
@@ -128,6 +130,14 @@ describe('writing records', () => {
       '  - "yes"',
       '  - env',
       '  - "2026-01-01"',
+      '  - "e5"',
+      '  - "E-2"',
+      '  - "Off"',
+      '  - "null"',
+      '  - yEs',
+      '  - Null value',
+      '  - "y"',
+      "  - it's (a/b) ok",
       'priority: critical',
       'source: manual',
       'createdAt: "2026-01-01T00:00:00.000Z"',

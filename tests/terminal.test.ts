@@ -51,12 +51,15 @@ interface ProgressCase {
   setup(t: TestContext): Promise<string>;
   first: string;
   last: string;
+  /** Each phase's last frame (done = total), in order, when the work has several phases. */
+  phases?: string[];
 }
 
 const PROGRESS: ProgressCase[] = [
   { name: 'validate', args: ['validate'], setup: initialised, first: 'reading record files 1/11', last: 'reading record files 11/11' },
   {
-    name: 'import', args: ['import', 'export.json'], first: 'checking entries 1/2', last: 'writing entries 2/2',
+    name: 'import', args: ['import', 'export.json'], first: 'checking entries 1/2', last: 'renaming files 2/2',
+    phases: ['checking entries 2/2', 'writing entries 2/2', 'staging files 2/2', 'renaming files 2/2'],
     setup: async (t) => {
       const repo = await initialised(t);
       writeFiles(repo, { 'export.json': EXPORT });
@@ -109,6 +112,7 @@ describe('progress on long work', () => {
       const shown = frames((await onTerminal(t, c.args, await c.setup(t))).stderr);
       // The first and the last count are always drawn; those between depend on the time they took.
       assert.deepEqual([shown[0], shown.at(-1)], [c.first, c.last]);
+      if (c.phases !== undefined) assert.deepEqual(shown.filter((frame) => /(\d+)\/\1$/.test(frame)), c.phases);
       for (const frame of shown) assert.match(frame, /^[a-z ]+ \d+\/\d+$/);
       assert.deepEqual([piped.code, piped.stderr], [0, '']);
     });

@@ -1,6 +1,49 @@
-// The store: start-up floor, CLI start, cold and cached loads, NDJSON appends and replay.
+// The store: start-up floor, CLI start, cold and cached loads, bulk import, NDJSON appends and replay.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRow, ENTRIES, LORE, processBench, rows, RUNS, task, type BenchContext } from '../harness.js';
+import { addRow, ENTRIES, exec, LORE, processBench, rows, RSS_HOOK, RUNS, task, type BenchContext } from '../harness.js';
+
+/** An empty store in a new git repository (with a git user, as a team's clone has). */
+function emptyStore(root: string): void {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(join(root, '.knowledge'), { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+  execFileSync('git', ['config', 'user.name', 'Bench'], { cwd: root });
+  execFileSync('git', ['config', 'user.email', 'bench@example.com'], { cwd: root });
+  writeFileSync(join(root, '.knowledge/config.yaml'), 'version: 1\nproject: bench\n');
+}
+
+/**
+ * `lore import` of the store's export into an empty store, whole process: the export as it is (a
+ * JSON array), and as NDJSON with only what a person writes (lore gives ids, authors, timestamps).
+ * The two alternate run by run, so both see the same machine.
+ */
+async function importBench(dir: string, store: string): Promise<void> {
+  process.stderr.write(`lore import of ${ENTRIES} entries...\n`);
+  const exported = (await exec([LORE, 'export'], store)).stdout;
+  const full = join(dir, 'export.json');
+  writeFileSync(full, exported);
+  const bare = join(dir, 'bare.ndjson');
+  const fields = ['id', 'createdBy', 'createdAt', 'updatedAt', 'source', 'enabled', 'timesApplied', 'timesHelpful', 'lastApplied'];
+  writeFileSync(bare, (JSON.parse(exported) as Array<Record<string, unknown>>).map((e) => `${JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => !fields.includes(k))))}\n`).join(''));
+  const cases = [
+    { name: `lore import, ${ENTRIES} entries (an export, JSON; whole process)`, file: full, times: [] as number[], peak: 0 },
+    { name: `lore import, ${ENTRIES} entries (NDJSON without ids, authors or dates; whole process)`, file: bare, times: [] as number[], peak: 0 },
+  ];
+  const target = join(dir, 'import-target');
+  for (let i = 0; i < Math.min(RUNS, 3); i++) {
+    for (const c of cases) {
+      emptyStore(target);
+      const result = await exec(['--import', RSS_HOOK, LORE, 'import', c.file], target);
+      if (result.code !== 0 || !result.stdout.includes(`imported: ${ENTRIES} entries: ${ENTRIES} created`)) throw new Error(`lore import failed:\n${result.stderr}`);
+      c.times.push(result.ms);
+      c.peak = Math.max(c.peak, Number(/__maxrss_kb=(\d+)/.exec(result.stderr)?.[1] ?? 0));
+    }
+  }
+  for (const c of cases) addRow(c.name, c.times, c.peak, 'under 15 s, peak RSS under 300 MiB');
+  rmSync(target, { recursive: true, force: true });
+}
 
 export async function storeBench({ dir, store }: BenchContext): Promise<void> {
   process.stderr.write('start-up floor and CLI start...\n');
@@ -20,6 +63,7 @@ export async function storeBench({ dir, store }: BenchContext): Promise<void> {
   addRow(`load + validate in-process, ${ENTRIES} entries`, loads, peak, 'figure');
   await task('task.mjs', ['age-files', store]);
   await processBench(`lore list, ${ENTRIES} entries (record cache warm)`, [LORE, 'list'], 'figure', store);
+  await importBench(dir, store);
 
   process.stderr.write('NDJSON appends...\n');
   const single = await task<{ latencies: number[] }>('task.mjs', ['append-single', join(dir, 'single.ndjson'), '2000']);

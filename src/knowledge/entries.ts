@@ -1,8 +1,7 @@
 // Knowledge entries as the rest of src/knowledge/ sees them: loaded through the record cache,
 // found by id across the entry folders, and given readable, stable ids.
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LoreError, ValidationError, isErrno, type Problem } from '../errors.js';
+import { LoreError, ValidationError, type Problem } from '../errors.js';
 import { gitUser } from '../git/exec.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
 import { suggest } from '../schema/suggest.js';
@@ -10,6 +9,7 @@ import { isValidId, slugify } from '../store/ids.js';
 import { ENTRY_KINDS, KINDS, knowledgeDir, type EntryKindName } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import { RECORD_EXTENSIONS, readRecord, type StoreRecord } from '../store/read.js';
+import { StoreTransaction } from '../store/transaction.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 
 export type EntryRecord = StoreRecord<KnowledgeEntry> & { kind: EntryKindName };
@@ -32,23 +32,13 @@ export async function loadEntries(store: Store, kinds: readonly EntryKindName[] 
   return { records: result.records as EntryRecord[], problems: result.problems };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
-    throw error;
-  }
-}
-
-/** The entry kinds holding a file for this id (normally none or one). */
-export async function kindsHolding(root: string, id: string): Promise<EntryKindName[]> {
+/** The entry kinds holding a file for this id (normally none or one); inside a transaction, as it leaves them. */
+export async function kindsHolding(root: string, id: string, tx = new StoreTransaction(root)): Promise<EntryKindName[]> {
   if (!isValidId(id)) return [];
   const found: EntryKindName[] = [];
   for (const kind of ENTRY_KINDS) {
     for (const ext of RECORD_EXTENSIONS) {
-      if (await exists(join(knowledgeDir(root), KINDS[kind].dir, id + ext))) {
+      if (await tx.exists(join(knowledgeDir(root), KINDS[kind].dir, id + ext))) {
         found.push(kind);
         break;
       }
@@ -79,16 +69,20 @@ export async function findEntry(store: Store, id: string, kinds: readonly EntryK
 
 /**
  * A readable id for a new entry: the type's prefix and the slug of the title, with -2, -3, ...
- * when that id is taken by a file or by `taken`.
+ * when that id is taken by a file (as `tx` leaves them, when given) or by `taken`.
  *
  * @example
  * await newEntryId(root, 'prohibition', 'Never commit .env files'); // → 'pro-never-commit-env-files'
  */
-export async function newEntryId(root: string, type: KnowledgeType, title: string, taken: ReadonlySet<string> = new Set()): Promise<string> {
-  const base = `${ID_PREFIX[type]}${slugify(title) || 'entry'}`;
-  for (let n = 1; ; n++) {
+export async function newEntryId(root: string, type: KnowledgeType, title: string, taken: ReadonlySet<string> = new Set(), tx?: StoreTransaction): Promise<string> {
+  return freeIdLike(root, `${ID_PREFIX[type]}${slugify(title) || 'entry'}`, 1, taken, tx);
+}
+
+/** `base` (from n = 1) or `base-n`: the first that no file (as `tx` leaves them) and nothing in `taken` holds. */
+export async function freeIdLike(root: string, base: string, from: number, taken: ReadonlySet<string>, tx?: StoreTransaction): Promise<string> {
+  for (let n = from; ; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
-    if (!taken.has(id) && (await kindsHolding(root, id)).length === 0) return id;
+    if (!taken.has(id) && (await kindsHolding(root, id, tx)).length === 0) return id;
   }
 }
 

@@ -6,10 +6,10 @@ import { ValidationError, type Problem } from '../errors.js';
 import { invalidIdReason } from '../store/ids.js';
 import { recordPath, displayPath } from '../store/layout.js';
 import { DEFAULT_PARSE_LIMITS, parseText, type Located, type ParsedText } from '../store/parse.js';
-import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { StoreTransaction, writeStore } from '../store/transaction.js';
 import { checkValue, putRecord, removeRecord } from '../store/write.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
-import { kindsHolding, resolveActor, timestamp } from './entries.js';
+import { freeIdLike, kindsHolding, resolveActor, timestamp, type Actor } from './entries.js';
 import { completeEntry, type EntryWriteOptions } from './manage.js';
 import { applicationsLog, type UsageStats } from './stats.js';
 
@@ -101,8 +101,11 @@ function locateGrouped(requests: ReadonlyArray<{ parsed: ParsedText; pointer: st
   return out;
 }
 
-/** Validates every entry; returns them completed (source import, timestamps, author) or every problem. */
-async function validateAll(options: EntryWriteOptions & Pick<ImportOptions, 'onProgress'>, items: readonly Parsed[], file: string): Promise<{ candidates: Candidate[]; problems: Problem[]; warnings: string[] }> {
+/**
+ * Validates every entry; returns them completed (source import, timestamps, author, ids free as
+ * `tx` leaves the files) or every problem. `actor` was resolved once: not a git process per entry.
+ */
+async function validateAll(options: ImportOptions, tx: StoreTransaction, actor: Actor, items: readonly Parsed[], file: string): Promise<{ candidates: Candidate[]; problems: Problem[]; warnings: string[] }> {
   const reported: Array<{ parsed: ParsedText; pointer: string; message: string }> = [];
   const candidates: Candidate[] = [];
   const warnings = new Set<string>();
@@ -123,8 +126,8 @@ async function validateAll(options: EntryWriteOptions & Pick<ImportOptions, 'onP
       report('/type', `type must be one of recommendation, prohibition, learning (found ${JSON.stringify(type)})`);
       continue;
     }
-    const { entry, warnings: more } = await completeEntry(options.store, type, { source: 'import', ...record } as Partial<KnowledgeEntry>, options);
-    more.forEach((w) => warnings.add(w));
+    const { entry } = await completeEntry(options.store, type, { source: 'import', ...record } as Partial<KnowledgeEntry>, { ...options, actor: actor.name, tx });
+    if (record.createdBy === undefined && actor.warning !== undefined) warnings.add(actor.warning);
     const idProblem = invalidIdReason(String(entry.id));
     if (idProblem !== undefined) {
       report('/id', `id ${JSON.stringify(entry.id)} is not allowed: ${idProblem}`);
@@ -155,7 +158,8 @@ function statEvents(entry: KnowledgeEntry, stats: UsageStats, appliedBy: string,
 /**
  * Imports entries (an export: JSON array or NDJSON). Validates all first and writes nothing if
  * any is invalid, listing every problem. Ids are kept; an id already in the store is skipped,
- * overwritten or renamed (id-2, ...) as `onConflict` says (default skip).
+ * overwritten or renamed (id-2, ...) as `onConflict` says (default skip). Everything, from the
+ * ids it checks to the files it writes, happens under the store's write lock, in one transaction.
  *
  * @example
  * await importKnowledge({ store, text: readFileSync('knowledge.json', 'utf8'), file: 'knowledge.json', onConflict: 'rename' });
@@ -163,27 +167,27 @@ function statEvents(entry: KnowledgeEntry, stats: UsageStats, appliedBy: string,
 export async function importKnowledge(options: ImportOptions): Promise<ImportResult> {
   const { store, file } = options;
   const split = splitEntries(options.text.replace(/^\uFEFF/, ''), file);
-  const { candidates, problems, warnings } = await validateAll(options, split.items, file);
-  const all = [...split.problems, ...problems];
-  if (all.length > 0) throw new ValidationError(`nothing was imported: ${file} has ${all.length} problem${all.length === 1 ? '' : 's'}`, all);
   const dryRun = options.dryRun === true;
   const actor = await resolveActor(store.root, options);
-  const run = async (tx: StoreTransaction | undefined): Promise<ImportResult> => {
+  const run = async (tx: StoreTransaction): Promise<ImportResult> => {
+    const { candidates, problems, warnings } = await validateAll(options, tx, actor, split.items, file);
+    const all = [...split.problems, ...problems];
+    if (all.length > 0) throw new ValidationError(`nothing was imported: ${file} has ${all.length} problem${all.length === 1 ? '' : 's'}`, all);
     const items: ImportItem[] = [];
     const events: ApplicationEvent[] = [];
     const taken = new Set(candidates.map((c) => c.entry.id));
     for (const [k, { entry, stats }] of candidates.entries()) {
       options.onProgress?.(k + 1, candidates.length, dryRun ? 'comparing entries' : 'writing entries');
-      const holders = await kindsHolding(store.root, entry.id);
+      const holders = await kindsHolding(store.root, entry.id, tx);
       const policy = options.onConflict ?? 'skip';
       let target = entry;
       let action: ImportItem['action'] = holders.length === 0 ? 'created' : policy === 'overwrite' ? 'overwritten' : policy === 'rename' ? 'renamed' : 'skipped';
       if (action === 'renamed') {
-        target = { ...entry, id: await newEntryIdLike(store.root, entry.id, taken) };
+        target = { ...entry, id: await freeIdLike(store.root, entry.id, 2, taken, tx) };
         taken.add(target.id);
       }
       const path = displayPath(store.root, recordPath(store.root, entry.type, target.id));
-      if (tx !== undefined && action !== 'skipped') {
+      if (!dryRun && action !== 'skipped') {
         for (const kind of holders.filter((k) => k !== entry.type && action === 'overwritten')) await removeRecord(tx, kind, entry.id);
         const written = await putRecord(tx, entry.type, target);
         if (action === 'overwritten' && written.status === 'unchanged' && holders.length === 1) action = 'unchanged';
@@ -191,17 +195,10 @@ export async function importKnowledge(options: ImportOptions): Promise<ImportRes
       if (action === 'created' || action === 'renamed') events.push(...statEvents(target, stats, actor.name, timestamp(options.now)));
       items.push({ id: target.id, ...(target.id === entry.id ? {} : { importedAs: entry.id }), type: entry.type, action, file: path });
     }
-    tx?.append(applicationsLog(store.root), events);
+    tx.append(applicationsLog(store.root), events);
     return { dryRun, items, warnings };
   };
-  // Every entry (and its statistics) lands, or, after a crash, none does.
-  return dryRun ? run(undefined) : writeStore(store.root, 'lore import', run);
-}
-
-/** `id-2`, `id-3`, ...: the first that no file and no other imported entry holds. */
-async function newEntryIdLike(root: string, id: string, taken: ReadonlySet<string>): Promise<string> {
-  for (let n = 2; ; n++) {
-    const candidate = `${id}-${n}`;
-    if (!taken.has(candidate) && (await kindsHolding(root, candidate)).length === 0) return candidate;
-  }
+  // Every entry (and its statistics) lands, or, after a crash, none does. A dry run stages into a
+  // transaction it never applies.
+  return dryRun ? run(new StoreTransaction(store.root)) : writeStore(store.root, 'lore import', run, options.onProgress === undefined ? {} : { onProgress: options.onProgress });
 }

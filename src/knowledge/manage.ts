@@ -3,7 +3,7 @@
 import { LoreError, ValidationError } from '../errors.js';
 import { displayPath, recordPath } from '../store/layout.js';
 import type { Store } from '../store/open.js';
-import { withWriteLock } from '../store/transaction.js';
+import { withWriteLock, type StoreTransaction } from '../store/transaction.js';
 import { checkValue, deleteRecord, writeRecord, type WriteResult } from '../store/write.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 import { findEntry, kindsHolding, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
@@ -36,8 +36,8 @@ function defaultScope(input: Partial<KnowledgeEntry>): KnowledgeEntry['scope'] {
   return 'global';
 }
 
-/** A complete entry from partial input: id, timestamps, author and defaults filled in. */
-export async function completeEntry(store: Store, type: KnowledgeType, input: Partial<KnowledgeEntry>, options: Omit<EntryWriteOptions, 'store'> = {}): Promise<{ entry: KnowledgeEntry; warnings: string[] }> {
+/** A complete entry from partial input: id (free as `tx` leaves the files, when given), timestamps, author and defaults filled in. */
+export async function completeEntry(store: Store, type: KnowledgeType, input: Partial<KnowledgeEntry>, options: Omit<EntryWriteOptions, 'store'> & { tx?: StoreTransaction } = {}): Promise<{ entry: KnowledgeEntry; warnings: string[] }> {
   const warnings: string[] = [];
   const at = timestamp(options.now);
   let createdBy = input.createdBy;
@@ -48,7 +48,7 @@ export async function completeEntry(store: Store, type: KnowledgeType, input: Pa
   }
   const entry = {
     ...input,
-    id: input.id ?? (await newEntryId(store.root, type, input.title ?? '')),
+    id: input.id ?? (await newEntryId(store.root, type, input.title ?? '', new Set(), options.tx)),
     type,
     scope: input.scope ?? defaultScope(input),
     keywords: input.keywords ?? [],

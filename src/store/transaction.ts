@@ -7,11 +7,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { fsyncDir, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
-import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
+import { assertNoSymlinkedDirs, assertRealDir } from '../fs/no-follow.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
 import { isRunning, thisProcess } from '../log/process.js';
@@ -20,6 +20,12 @@ import { knowledgeDir } from './layout.js';
 
 /** How long a writer waits for another to finish before giving up (with who holds the lock). */
 export const WRITE_LOCK_TIMEOUT_MS = 30_000;
+
+/** How many staged files are written and fsynced at once. */
+const STAGE_PARALLEL = 8;
+
+/** Progress of a long commit, for a progress line: files staged, then renamed. */
+export type WriteProgress = (done: number, total: number, what: string) => void;
 
 /** The lock and journal files, relative to `.knowledge/`. */
 export const WRITE_LOCK = '.write.lock';
@@ -54,11 +60,16 @@ export interface Recovery {
   files: number;
 }
 
+/** A folder is listed once this many of its files were asked about: one readdir instead of thousands of lstats. */
+const LIST_AFTER = 16;
+
 /** The files one operation writes, deletes and appends to; applied together by writeStore. */
 export class StoreTransaction {
   /** Absolute path → new content, or null to delete. */
   readonly files = new Map<string, string | null>();
   readonly appends: Array<{ log: string; records: object[] }> = [];
+  /** Folder → its names (listed under the write lock, so they hold until the commit), or how many lookups it had. */
+  private readonly listings = new Map<string, Set<string> | number>();
 
   constructor(readonly root: string) {}
 
@@ -82,11 +93,50 @@ export class StoreTransaction {
     return this.files.get(resolve(path));
   }
 
+  /**
+   * Whether `path` exists as this transaction leaves it: staged, else on disk. A symlink counts (reading
+   * it is refused later); a folder asked about often is listed once, for bulk writes.
+   */
+  async exists(path: string): Promise<boolean> {
+    const absolute = resolve(path);
+    const staged = this.files.get(absolute);
+    if (staged !== undefined) return staged !== null;
+    const dir = dirname(absolute);
+    const known = this.listings.get(dir);
+    if (known instanceof Set) return known.has(basename(absolute));
+    this.inside(absolute); // a listed folder was checked before it was listed
+    if ((known ?? 0) >= LIST_AFTER) {
+      const names = await listFolder(dir);
+      this.listings.set(dir, names);
+      return names.has(basename(absolute));
+    }
+    this.listings.set(dir, (known ?? 0) + 1);
+    assertNoSymlinkedDirs(absolute);
+    try {
+      await lstat(absolute);
+      return true;
+    } catch (error) {
+      if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return false;
+      throw error;
+    }
+  }
+
   private inside(path: string): string {
     const absolute = resolve(path);
     const rel = relative(knowledgeDir(this.root), absolute);
     if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) throw new LoreError('IO', `refusing to write ${absolute}: it is not inside ${knowledgeDir(this.root)}`);
     return absolute;
+  }
+}
+
+/** The names in a folder of the store (none when it does not exist); never through a symlinked folder. */
+async function listFolder(dir: string): Promise<Set<string>> {
+  assertRealDir(dir);
+  try {
+    return new Set(await readdir(dir));
+  } catch (error) {
+    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return new Set();
+    throw error;
   }
 }
 
@@ -127,14 +177,14 @@ export async function withWriteLock<T>(root: string, fn: () => Promise<T>): Prom
  * @example
  * await writeStore(root, 'lore approve', (tx) => { tx.write(learningPath, text); tx.delete(pendingPath); });
  */
-export async function writeStore<T>(root: string, operation: string, fn: (tx: StoreTransaction) => T | Promise<T>): Promise<T> {
+export async function writeStore<T>(root: string, operation: string, fn: (tx: StoreTransaction) => T | Promise<T>, options: { onProgress?: WriteProgress } = {}): Promise<T> {
   const dir = knowledgeDir(root);
   const outer = context.getStore()?.get(dir);
   if (outer !== undefined && outer !== null) return fn(outer);
   return withWriteLock(root, async () => {
     const tx = new StoreTransaction(root);
     const result = await within(dir, tx, () => fn(tx));
-    await commit(tx, operation);
+    await commit(tx, operation, options.onProgress);
     return result;
   });
 }
@@ -142,7 +192,7 @@ export async function writeStore<T>(root: string, operation: string, fn: (tx: St
 const rel = (root: string, path: string): string => relative(knowledgeDir(root), path).split(sep).join('/');
 
 /** Applies a transaction: one file directly (a rename is atomic), several under the journal. */
-async function commit(tx: StoreTransaction, operation: string): Promise<void> {
+async function commit(tx: StoreTransaction, operation: string, onProgress?: WriteProgress): Promise<void> {
   const entries = [...tx.files];
   if (entries.length === 0 && tx.appends.length === 0) return;
   if (entries.length === 1 && tx.appends.length === 0) {
@@ -163,34 +213,52 @@ async function commit(tx: StoreTransaction, operation: string): Promise<void> {
   const journalPath = join(knowledgeDir(root), JOURNAL);
   // 1. The plan, so that a crash while staging is undone. 2. Every staged file, durable.
   await writeFileAtomic(journalPath, JSON.stringify(journal));
-  await stage(writes);
+  await stage(writes, onProgress);
   // 3. The commit point: from here on the operation happens, whatever stops this process.
   await writeFileAtomic(journalPath, JSON.stringify({ ...journal, state: 'commit' }));
-  await apply(root, { ...journal, state: 'commit' });
+  await apply(root, { ...journal, state: 'commit' }, onProgress);
   await unlinkDurable(journalPath);
 }
 
-/** Writes and fsyncs the staged files (a few at a time), then fsyncs their folders once each. */
-async function stage(writes: ReadonlyArray<{ path: string; text: string; staged: string }>): Promise<void> {
-  const dirs = new Set<string>();
+/**
+ * Writes and fsyncs the staged files, a few at a time (fsyncs in flight together share the file
+ * system's journal commits), then fsyncs each folder once. Each folder is checked and made once.
+ */
+async function stage(writes: ReadonlyArray<{ path: string; text: string; staged: string }>, onProgress?: WriteProgress): Promise<void> {
+  const dirs = new Set(writes.map((w) => dirname(w.staged)));
+  for (const dir of dirs) {
+    assertRealDir(dir);
+    await mkdir(dir, { recursive: true });
+  }
+  await inParallel(writes, async ({ staged, text }) => {
+    // 'wx' creates the file or fails: never through a symlink (the folder was checked above).
+    const handle = await open(staged, 'wx', 0o644);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }, (done) => onProgress?.(done, writes.length, 'staging files'));
+  for (const dir of dirs) await fsyncDir(dir);
+}
+
+/** Runs `fn` on every item, STAGE_PARALLEL at a time, telling `onDone` how many have finished. */
+async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>, onDone?: (done: number) => void): Promise<void> {
   let next = 0;
+  let done = 0;
   const worker = async (): Promise<void> => {
-    while (next < writes.length) {
-      const { staged, text } = writes[next++]!;
-      assertNoSymlinkedDirs(staged);
-      await mkdir(dirname(staged), { recursive: true });
-      const handle = await open(staged, 'wx', 0o644);
+    while (next < items.length) {
       try {
-        await handle.writeFile(text);
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await fn(items[next++]!);
+      } catch (error) {
+        next = items.length; // the others stop too
+        throw error;
       }
-      dirs.add(dirname(staged));
+      onDone?.(++done);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(8, writes.length) }, worker));
-  for (const dir of dirs) await fsyncDir(dir);
+  await Promise.all(Array.from({ length: Math.min(STAGE_PARALLEL, items.length) }, worker));
 }
 
 /** Checks that a journal path stays inside `.knowledge/` (a journal is a file like any other). */
@@ -218,9 +286,10 @@ function checkStaging(journal: Journal): void {
 }
 
 /** Renames, deletes and appends a committed journal's plan; safe to run again after a crash. */
-async function apply(root: string, journal: Journal): Promise<void> {
+async function apply(root: string, journal: Journal, onProgress?: WriteProgress): Promise<void> {
   const dirs = new Set<string>();
-  for (const { path, staged } of journal.writes) {
+  // In any order: a crash leaves some renamed and some staged, and rolling forward renames the rest.
+  await inParallel(journal.writes, async ({ path, staged }) => {
     const target = inStore(root, path);
     assertNoSymlinkedDirs(target);
     const from = inStore(root, staged);
@@ -233,7 +302,7 @@ async function apply(root: string, journal: Journal): Promise<void> {
       if (!isErrno(error, 'ENOENT')) throw error;
     }
     dirs.add(dirname(target));
-  }
+  }, (done) => onProgress?.(done, journal.writes.length, 'renaming files'));
   for (const path of journal.deletes) {
     const target = inStore(root, path);
     assertNoSymlinkedDirs(target);

@@ -44,7 +44,7 @@ export function renderRecord(kind: RecordKindName, value: unknown): string {
 async function current(tx: StoreTransaction, path: string): Promise<string | undefined> {
   const staged = tx.staged(path);
   if (staged !== undefined) return staged ?? undefined;
-  return readTextIfExists(path);
+  return (await tx.exists(path)) ? readTextIfExists(path) : undefined;
 }
 
 /**
