@@ -17,6 +17,17 @@ export async function readTextIfExists(path: string): Promise<string | undefined
 
 /** readTextIfExists, synchronously (a cache read while a command starts). */
 export function readTextIfExistsSync(path: string): string | undefined {
+  return readIfExistsSync(path, 'utf8');
+}
+
+/** The file's bytes, or undefined when it does not exist; synchronously, never through a symlink inside a store. */
+export function readBytesIfExistsSync(path: string): Buffer | undefined {
+  return readIfExistsSync(path);
+}
+
+function readIfExistsSync(path: string): Buffer | undefined;
+function readIfExistsSync(path: string, encoding: 'utf8'): string | undefined;
+function readIfExistsSync(path: string, encoding?: 'utf8'): Buffer | string | undefined {
   assertNoSymlinkedDirs(path);
   let fd: number;
   try {
@@ -26,7 +37,7 @@ export function readTextIfExistsSync(path: string): string | undefined {
     return rethrowSymlink(error, path);
   }
   try {
-    return readFileSync(fd, 'utf8');
+    return encoding === undefined ? readFileSync(fd) : readFileSync(fd, encoding);
   } finally {
     closeSync(fd);
   }

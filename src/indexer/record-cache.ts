@@ -55,14 +55,18 @@ export interface CacheStats {
   parsed: number;
 }
 
-/** Reads records like readRecords, through the cache; writes the snapshot back when it changed. */
-export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats }> {
+/**
+ * Reads records like readRecords, through the cache; writes the snapshot back when it changed.
+ * `identity` names what was read: lore's cache key and every file's path and content hash.
+ */
+export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats; identity: string }> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const kinds = options.kinds ?? [];
   const records: StoreRecord<T>[] = [];
   const problems: Problem[] = [];
   const stats: CacheStats = { statHits: 0, hashHits: 0, parsed: 0 };
   let files = 0;
+  const identity = createHash('sha1').update(cacheKey());
   for (const kind of kinds) {
     const path = snapshotPath(root, kind);
     const old = loadSnapshot(path);
@@ -99,6 +103,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
         continue;
       }
       next.files[file] = entry;
+      identity.update(`\0${file}\0${entry.hash}`);
       if (entry.record !== undefined) records.push(entry.record as StoreRecord<T>);
       problems.push(...entry.problems);
       files++;
@@ -110,5 +115,5 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
     }
   }
-  return { records, problems, files, cache: stats };
+  return { records, problems, files, cache: stats, identity: identity.digest('hex') };
 }

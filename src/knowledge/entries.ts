@@ -24,12 +24,14 @@ export interface LoadedEntries {
   records: EntryRecord[];
   /** Problems in entry files; invalid files are left out. */
   problems: Problem[];
+  /** The content identity of the files read (see readRecordsCached). */
+  identity: string;
 }
 
 /** Loads entries through the record cache (all four entry kinds unless told otherwise). */
 export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
   const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
-  return { records: result.records as EntryRecord[], problems: result.problems };
+  return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity };
 }
 
 /** The entry kinds holding a file for this id (normally none or one); inside a transaction, as it leaves them. */

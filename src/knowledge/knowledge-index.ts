@@ -7,6 +7,7 @@ import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
 import { priorityRank } from '../priority.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
+import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
 import { APPLIED_KINDS, loadEntries } from './entries.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
@@ -41,7 +42,7 @@ export interface KnowledgeIndex {
  * const index = buildKnowledgeIndex(entries, store.config.matching);
  * await queryKnowledge(index, { taskDescription: 'add retries' }, { root: store.root });
  */
-export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching: MatchingConfig): KnowledgeIndex {
+export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching: MatchingConfig, bm25?: Bm25Index): KnowledgeIndex {
   const meta = entries.map((entry): EntryMeta => ({
     id: entry.id,
     type: entry.type,
@@ -49,7 +50,7 @@ export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching
     weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
     applicability: applicabilityOf(entry),
   }));
-  return { entries: [...entries], meta, bm25: buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
+  return { entries: [...entries], meta, bm25: bm25 ?? buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
 }
 
 /** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */
@@ -63,10 +64,14 @@ export interface LoadedIndex {
   problems: Problem[];
 }
 
-/** Loads the store's applied entries with their statistics and indexes them. */
+/** Loads the store's applied entries with their statistics and indexes them (BM25 from its snapshot when current). */
 export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
   const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
   const entries = loaded.records.map((record) => withStats(record.value, usage.stats));
-  return { index: buildKnowledgeIndex(entries, store.config.matching), problems: [...loaded.problems, ...usage.problems] };
+  const key = bm25SnapshotKey(loaded.identity, store.config.matching.keyword_boost);
+  const snapshot = readBm25Snapshot(store.root, key);
+  const index = buildKnowledgeIndex(entries, store.config.matching, snapshot?.size === entries.length ? snapshot : undefined);
+  if (index.bm25 !== snapshot) await writeBm25Snapshot(store.root, key, index.bm25);
+  return { index, problems: [...loaded.problems, ...usage.problems] };
 }
 
