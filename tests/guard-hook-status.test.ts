@@ -181,4 +181,19 @@ describe('lore hook status', () => {
       stderr: 'lore: hook probe abc123: lore hook pre-commit was reached; nothing was checked\n',
     });
   });
+
+  it('an exported LORE_HOOK_PROBE blocks a real git commit instead of letting it through unchecked', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) });
+    const env = envWithLore(t, { LORE_HOOK_PROBE: '1' });
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env: envWithLore(t) })).code, 0);
+    const head = gitSync(repo, ['rev-parse', 'HEAD']);
+    writeFileSync(join(repo, '.env'), 'SECRET=1\n');
+    gitSync(repo, ['add', '.env']);
+    assert.deepEqual(await gitRun(repo, ['commit', '-q', '-m', 'env'], env), {
+      code: 1,
+      stdout: '',
+      stderr: 'lore: hook probe 1: lore hook pre-commit was reached; nothing was checked\n',
+    });
+    assert.equal(gitSync(repo, ['rev-parse', 'HEAD']), head);
+  });
 });

@@ -1,7 +1,7 @@
 // Starter packs: what lore init writes by default, lore pack list and add, and protection from the
 // first commit in a fresh repository with the hook installed.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { listPacks, PACKS_DIR, readPack } from '../src/entities/packs.js';
@@ -151,5 +151,57 @@ describe('protection from the first commit', () => {
     const template = await gitRun(repo, ['commit', '-q', '-m', 'template'], env);
     assert.equal(template.code, 0, template.stderr);
     assert.equal(gitSync(repo, ['ls-files']), '.env.example\n');
+  });
+
+  it('blocks with exit 2 before .knowledge/ is committed when .knowledge is a symlink, even a dangling one', async (t) => {
+    const repo = gitRepo(t);
+    const env = envWithLore(t);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    symlinkSync(join(repo, 'nowhere'), join(repo, '.knowledge'));
+    writeFileSync(join(repo, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+    gitSync(repo, ['add', '.env']);
+    const refused = `.knowledge is a symbolic link (it points to ${join(repo, 'nowhere')}): lore never follows symlinks inside .knowledge/`;
+    assert.deepEqual(await lore(['hook', 'pre-commit'], { cwd: repo, env }), {
+      code: 2,
+      stdout: '',
+      stderr: [
+        'error: the commit guard cannot run: the knowledge it checks against is invalid',
+        `.knowledge/config.yaml: error: ${refused}`,
+        `.knowledge/knowledge/prohibitions: error: ${refused}`,
+        'hint: fix the files (lore validate), or skip the check visibly with LORE_SKIP=1',
+        '',
+      ].join('\n'),
+    });
+    const blocked = await gitRun(repo, ['commit', '-q', '-m', 'config'], env);
+    assert.equal(blocked.code, 1, blocked.stderr);
+    assert.equal(gitSync(repo, ['rev-list', '--all', '--count']), '0\n');
+  });
+
+  it('blocks a real key written into a rule\'s own record file, outside its tests and beside a test input', async (t) => {
+    const repo = gitRepo(t);
+    const env = envWithLore(t);
+    assert.equal((await lore(['init'], { cwd: repo, env })).code, 0);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    gitSync(repo, ['add', '-A']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'start'], env)).code, 0);
+    const file = '.knowledge/knowledge/prohibitions/secrets-aws-access-key.yaml';
+    const text = readFileSync(join(repo, file), 'utf8');
+    for (const [from, to, at] of [
+      ['description: ', 'description: key AKIAV65Z5FOTYPVYMRYT. ', '5:18'],
+      ['    - line: aws_access_key_id = AKIASTXRKDA73OA6MRLS\n', '    - line: aws_access_key_id = AKIASTXRKDA73OA6MRLS # AKIAV65Z5FOTYPVYMRYT\n', '15:56'],
+    ] as const) {
+      writeFileSync(join(repo, file), text.replace(from, to));
+      gitSync(repo, ['add', file]);
+      const blocked = await gitRun(repo, ['commit', '-q', '-m', 'leak'], env);
+      assert.equal(blocked.code, 1, blocked.stderr);
+      assert.match(blocked.stderr, new RegExp(`\\nBLOCKED secrets-aws-access-key \\[critical\\] Never commit AWS access keys\\n {2}${file.replace(/\./g, '\\.')}:${at}: matched\\n? +"\\[redacted: 20 characters\\]"`));
+      assert.match(blocked.stderr, /\nlore: blocked: 1 critical finding\n$/);
+    }
+    // The record's own test inputs, as lore wrote them, still pass.
+    writeFileSync(join(repo, file), text.replace('description: ', 'description: AWS. '));
+    gitSync(repo, ['add', file]);
+    const edited = await gitRun(repo, ['commit', '-q', '-m', 'edit'], env);
+    assert.equal(edited.code, 0, edited.stderr);
+    assert.equal(gitSync(repo, ['rev-list', '--count', 'HEAD']), '2\n');
   });
 });

@@ -168,9 +168,10 @@ const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committ
  * committed side does.
  */
 async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
-  const { existsSync } = await import('node:fs');
+  const { lstatSync } = await import('node:fs');
   const { join } = await import('node:path');
-  if (!existsSync(join(root, '.knowledge'))) return undefined;
+  // lstat: a .knowledge that is a symlink, even a dangling one, is read and refused, not taken as absent.
+  if (lstatSync(join(root, '.knowledge'), { throwIfNoEntry: false }) === undefined) return undefined;
   const [{ loadConfig }, { readRecords }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
   const { config, problems } = await loadConfig(root);
   const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });

@@ -14,8 +14,8 @@ import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import { patternLiteral } from './rules.js';
 import type { RequiredLiteral } from './literals.js';
 
-/** The fields of a prohibition the guard reads: applicability, the matchers and what a finding says. */
-const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content'];
+/** The fields of a prohibition the guard reads: applicability, the matchers, what a finding says, and the tests its own file may hold. */
+const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content', 'tests'];
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 

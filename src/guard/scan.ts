@@ -76,8 +76,22 @@ export function dedupe(findings: readonly Finding[]): Finding[] {
 }
 
 /**
+ * A line of a rule's own record file with the rule's test inputs blanked (as written and as YAML
+ * quotes them; columns stay): its tests' inputs are written there (rule-tests.ts), and anything
+ * else on the line (a real secret in a description, or beside a test input) is still matched.
+ */
+function withoutTestInputs(m: Matcher, text: string): string {
+  const tests = m.rule.entry.tests;
+  for (const input of [...(tests?.match ?? []), ...(tests?.noMatch ?? [])]) {
+    if (typeof input.line !== 'string' || input.line === '') continue;
+    for (const form of [`'${input.line.replaceAll("'", "''")}'`, JSON.stringify(input.line), input.line]) text = text.split(form).join('\0'.repeat(form.length));
+  }
+  return text;
+}
+
+/**
  * Scans change sets against compiled matchers; `onProgress` hears of each one scanned. A rule never
- * matches its own record file: the inputs its tests must match are written there (rule-tests.ts).
+ * matches its own record file's path, nor its own test inputs written there (withoutTestInputs).
  */
 export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSet; content: MatcherSet }, onProgress?: (done: number, total: number, what: string) => void): { findings: Finding[]; scanned: Scanned } {
   const findings: Finding[] = [];
@@ -107,7 +121,11 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
       let added = file.added[0]!;
       const visit = (group: readonly Matcher[]): void => {
         const match = group[0]!.test(added.text);
-        if (match !== undefined) for (const m of group) if (m.rule.file !== file.path) findings.push(finding(m, file.path, match.text, { ...at, line: added.line, column: match.index + 1 }));
+        if (match === undefined) return;
+        for (const m of group) {
+          const own = m.rule.file === file.path ? m.test(withoutTestInputs(m, added.text)) : match;
+          if (own !== undefined) findings.push(finding(m, file.path, own.text, { ...at, line: added.line, column: own.index + 1 }));
+        }
       };
       for (let i = 0; i < file.added.length; i++) {
         added = file.added[i]!;
