@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { listPacks, PACKS_DIR, readPack } from '../src/entities/packs.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { envWithLore, gitRun } from './helpers/guard.js';
@@ -94,14 +94,20 @@ describe('the starter packs', () => {
   });
 });
 
+/** A fresh repository after lore init and lore hook install, with a .env and a .env.example written (not staged). */
+async function freshRepository(t: TestContext): Promise<{ repo: string; env: NodeJS.ProcessEnv }> {
+  const repo = gitRepo(t);
+  const env = envWithLore(t);
+  assert.equal((await lore(['init'], { cwd: repo, env })).code, 0);
+  assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+  writeFileSync(join(repo, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+  writeFileSync(join(repo, '.env.example'), 'DATABASE_PASSWORD=\n');
+  return { repo, env };
+}
+
 describe('protection from the first commit', () => {
   it('blocks a .env in a fresh repository after lore init and lore hook install, and lets .env.example and the store through', async (t) => {
-    const repo = gitRepo(t);
-    const env = envWithLore(t);
-    assert.equal((await lore(['init'], { cwd: repo, env })).code, 0);
-    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
-    writeFileSync(join(repo, '.env'), 'DATABASE_PASSWORD=hunter2\n');
-    writeFileSync(join(repo, '.env.example'), 'DATABASE_PASSWORD=\n');
+    const { repo, env } = await freshRepository(t);
 
     // Everything at once: the .env blocks the commit, by the rule the same commit brings.
     gitSync(repo, ['add', '-A']);
@@ -126,12 +132,7 @@ describe('protection from the first commit', () => {
   });
 
   it('blocks git add .env && git commit right after lore init and lore hook install, before .knowledge/ is committed or staged', async (t) => {
-    const repo = gitRepo(t);
-    const env = envWithLore(t);
-    assert.equal((await lore(['init'], { cwd: repo, env })).code, 0);
-    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
-    writeFileSync(join(repo, '.env'), 'DATABASE_PASSWORD=hunter2\n');
-    writeFileSync(join(repo, '.env.example'), 'DATABASE_PASSWORD=\n');
+    const { repo, env } = await freshRepository(t);
     gitSync(repo, ['add', '.env']);
     const blocked = await gitRun(repo, ['commit', '-q', '-m', 'config'], env);
     assert.equal(blocked.code, 1, blocked.stderr);

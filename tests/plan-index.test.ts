@@ -1,0 +1,44 @@
+// check-plan's path matching through the plan index (each distinct rule tested once per path, then
+// only the entries a matched rule points to) against the plain reading: every entry's patterns and
+// globs tested on every path, the first that matches giving the reason. A missed match fails here.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compileGlob } from '../src/match/glob.js';
+import { compileRegex } from '../src/match/regex.js';
+import { buildPlanIndex, docPathMatches, pathHits } from '../src/knowledge/plan-index.js';
+import type { KnowledgeEntry } from '../src/types.js';
+
+const GLOBS = ['**/.env', 'src/**', '**/*.ts', 'src/*.js', '.knowledge/gates/**', '**/secrets/**', 'docs/**/*.md', '*.json'];
+const PATTERNS = ['\\.env$', '^src/', 'secret', '\\.(pem|key)$', 'test', '^docs/.*\\.md$'];
+const PATHS = ['.env', 'config/.env', 'src/app.ts', 'src/app.js', 'src/deep/x.ts', 'docs/a/b.md', 'package.json', 'keys/id.pem', 'lib/secrets/x.txt', '.knowledge/gates/q.yaml', 'tests/a.test.ts', 'README.md'];
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+}
+
+describe('the plan index', () => {
+  it('finds for every entry and path the same first matching rule as testing each entry in turn (2,000 generated stores)', () => {
+    const next = random(7);
+    const pick = <T>(list: readonly T[], n: number): T[] => Array.from({ length: n }, () => list[Math.floor(next() * list.length)]!);
+    const mismatches: string[] = [];
+    for (let store = 0; store < 2000; store++) {
+      const entries = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, i) => ({
+        id: `pro-${i}`, type: 'prohibition', patterns: pick(PATTERNS, Math.floor(next() * 3)), globs: pick(GLOBS, Math.floor(next() * 3)),
+      }) as unknown as KnowledgeEntry);
+      const paths = pick(PATHS, 1 + Math.floor(next() * 5));
+      const index = buildPlanIndex(entries);
+      const hits = pathHits(index, paths);
+      entries.forEach((entry, doc) => {
+        const rules = [...(entry.patterns ?? []).map((s) => ({ kind: 'pattern', source: s, test: (p: string) => compileRegex(s).test(p) })), ...(entry.globs ?? []).map((s) => ({ kind: 'glob', source: s, test: compileGlob(s).test }))];
+        const expected = paths.flatMap((path) => {
+          const first = rules.find((r) => r.test(path));
+          return first === undefined ? [] : [`${path} ${first.kind} ${first.source}`];
+        });
+        const actual = docPathMatches(index, hits, doc).reasons.map((r) => `${r.path} ${r.kind} ${r.pattern}`);
+        if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${JSON.stringify(entry)} on ${paths.join(', ')}: ${actual.join('; ')} ≠ ${expected.join('; ')}`);
+      });
+    }
+    assert.deepEqual(mismatches.slice(0, 5), []);
+  });
+});
