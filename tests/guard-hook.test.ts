@@ -94,6 +94,17 @@ describe('the installed pre-commit hook', () => {
     const edited = await lore(['hook', 'pre-commit'], { cwd: repo, env });
     assert.deepEqual([edited.code, edited.stderr], [1, first.stderr]);
     assert.equal(readFileSync(path, 'utf8'), saved);
+    // The content automaton with its transitions zeroed (it would find no literal), sizes intact:
+    // the checksum says it is not the file lore wrote, so it is rebuilt.
+    const automaton = join(repo, '.knowledge/.cache/guard-literals-content.bin');
+    const bytes = readFileSync(automaton);
+    assert.match(bytes.toString('latin1', 0, 82), /^[0-9a-f]{40} [0-9a-f]{40}\n$/);
+    const [classes, states] = [bytes.readInt32LE(82 + 4), bytes.readInt32LE(82 + 8)];
+    const table = 82 + 20 + 65536;
+    writeFileSync(automaton, Buffer.concat([bytes.subarray(0, table), Buffer.alloc(classes * states * 4), bytes.subarray(table + classes * states * 4)]));
+    const damaged = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.deepEqual([damaged.code, damaged.stderr], [1, first.stderr]);
+    assert.deepEqual(readFileSync(automaton), bytes);
     // A staged change to a rule file is another key: the snapshot follows the index.
     writeFiles(repo, { [prohibitionPath('pro-key')]: prohibition('pro-key', { content: ['NEVER_IN_THIS_FILE'], secret: true }) });
     gitSync(repo, ['add', '-A']);

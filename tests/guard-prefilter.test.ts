@@ -124,6 +124,26 @@ describe('the literal automaton', () => {
     assert.deepEqual([...new Set(runs)].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
   });
 
+  it('reads back from its bytes the same automaton, and refuses bytes cut short or of another layout', () => {
+    const literals = [{ id: 1, text: 'api_key' }, { id: 2, text: 'Secret' }, { id: 3, text: 'ärger' }, { id: 4, text: 'key' }, ...Array.from({ length: 300 }, (_, i) => ({ id: 10 + i, text: String.fromCharCode(0x4e00 + 2 * i, 0x4e01 + 2 * i) }))];
+    const set = new LiteralSet(literals);
+    const bytes = set.toBytes();
+    const read = LiteralSet.fromBytes(bytes.subarray(0))!;
+    assert.deepEqual(read.skipped, set.skipped);
+    for (const text of ['API_KEY and sEcReT', 'ärger key', literals[130]!.text, literals[200]!.text, 'ſecret \u212Aey', 'nothing here']) {
+      assert.deepEqual(found(read, text), found(set, text), text);
+    }
+    assert.deepEqual(found(read, 'API_KEY, secret, ärger'), [1, 2, 3, 4]);
+    // A copy at an odd offset (as inside a file after its header) reads the same.
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    assert.deepEqual(found(LiteralSet.fromBytes(shifted.subarray(3))!, 'key'), [4]);
+    assert.equal(LiteralSet.fromBytes(bytes.subarray(0, bytes.length - 4)), undefined);
+    const other = bytes.slice();
+    other[0] = other[0]! ^ 1;
+    assert.equal(LiteralSet.fromBytes(other), undefined);
+  });
+
   it('leaves out literals beyond its table size, so a hostile store cannot exhaust memory', () => {
     // 700 literals of 100 characters: 70,000 states would be needed, the table holds 65,536.
     const literals = Array.from({ length: 700 }, (_, i) => ({ id: i, text: `${String(i).padStart(4, '0')}${'x'.repeat(96)}` }));

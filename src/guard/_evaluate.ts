@@ -96,7 +96,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   const projects = [...new Set([input.committed.config.project, input.change.config.project])];
   const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
   const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
-  const { findings, scanned } = scan(input.changes, compileRules(applied, (source) => input.snapshot.literal(source)), options.onProgress);
+  const { findings, scanned } = scan(input.changes, compileRules(applied, input.snapshot), options.onProgress);
   if (role !== undefined) {
     const records = [...input.committed.records, ...input.change.records];
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];

@@ -22,6 +22,19 @@ const MAX_CLASSES = 255;
 /** So do literals beyond this many states in all: the table stays under 64 MiB whatever the store holds. */
 const MAX_STATES = 1 << 16;
 
+/** Marks bytes written by toBytes (and their byte order): "AC01" as a little-endian int32. */
+const MAGIC = 0x31304341;
+
+/** What toBytes saves. */
+interface Saved {
+  classOf: Uint8Array<ArrayBuffer>;
+  classes: number;
+  next: Int32Array<ArrayBuffer>;
+  outStart: Int32Array<ArrayBuffer>;
+  outIds: Int32Array<ArrayBuffer>;
+  skipped: number[];
+}
+
 /** A compiled set of literals, ASCII letters matched in any case; `search` collects the ids of those found. */
 export class LiteralSet {
   /** Character code → alphabet class (0: in no literal). */
@@ -41,7 +54,12 @@ export class LiteralSet {
   /** Ids of literals left out (alphabet or table full): their matchers must run without a prefilter. */
   readonly skipped: number[] = [];
 
-  constructor(literals: ReadonlyArray<{ id: number; text: string }>) {
+  constructor(literals: ReadonlyArray<{ id: number; text: string }>, saved?: Saved) {
+    if (saved !== undefined) {
+      ({ classOf: this.classOf, classes: this.classes, next: this.next, outStart: this.outStart, outIds: this.outIds, skipped: this.skipped } = saved);
+      this.reported = new Int32Array(this.outStart.length - 1);
+      return;
+    }
     let classes = 1;
     let budget = 1;
     // Each distinct literal once, with the ids of every matcher that carries it.
@@ -115,6 +133,50 @@ export class LiteralSet {
     for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (out[state]?.length ?? 0);
     this.outIds = Int32Array.from(out.flatMap((ids) => ids ?? []));
     this.reported = new Int32Array(states);
+  }
+
+  /** The compiled automaton as bytes (this machine's byte order), for LiteralSet.fromBytes. */
+  toBytes(): Uint8Array {
+    const states = this.outStart.length - 1;
+    const header = Int32Array.of(MAGIC, this.classes, states, this.outIds.length, this.skipped.length);
+    const parts = [header, this.classOf, this.next, this.outStart, this.outIds, Int32Array.from(this.skipped)];
+    const bytes = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
+      at += part.byteLength;
+    }
+    return bytes;
+  }
+
+  /**
+   * The automaton `toBytes` wrote, or undefined when the sizes say the bytes are not one (another
+   * byte order, another layout, cut short); the caller makes sure they are the bytes written. Building it again costs tens of milliseconds for thousands of
+   * literals; reading it, a copy.
+   */
+  static fromBytes(bytes: Uint8Array): LiteralSet | undefined {
+    if (bytes.byteLength < 20 || bytes.byteLength % 4 !== 0) return undefined;
+    // One aligned copy, viewed in parts.
+    const buffer = new Uint8Array(bytes).buffer;
+    const ints = (at: number, count: number): Int32Array<ArrayBuffer> => new Int32Array(buffer, at, count);
+    const [magic, classes, states, outIds, skipped] = ints(0, 5) as unknown as number[];
+    if (magic !== MAGIC || !(classes! >= 1 && classes! <= MAX_CLASSES) || !(states! >= 1) || !(outIds! >= 0) || !(skipped! >= 0)) return undefined;
+    const sizes = [65536 / 4, states! * classes!, states! + 1, outIds!, skipped!];
+    if (bytes.byteLength !== 20 + sizes.reduce((n, size) => n + size * 4, 0)) return undefined;
+    let at = 20 + 65536;
+    const take = (count: number): Int32Array<ArrayBuffer> => {
+      const part = ints(at, count);
+      at += count * 4;
+      return part;
+    };
+    const classOf = new Uint8Array(buffer, 20, 65536);
+    const next = take(sizes[1]!);
+    const outStart = take(sizes[2]!);
+    const ids = take(sizes[3]!);
+    const left = [...take(sizes[4]!)];
+    // The sizes agree; the caller checks the bytes are the ones toBytes wrote (a checksum).
+    if (outStart[0] !== 0 || outStart[states!] !== ids.length) return undefined;
+    return new LiteralSet([], { classOf, classes: classes!, next, outStart, outIds: ids, skipped: left });
   }
 
   /**

@@ -2,22 +2,26 @@
 // kinds (prohibitions cut to the fields the guard reads) and the prefilter literal of each
 // pattern, keyed by the listings git gave for both sides (every path and blob id the records came
 // from) and by the lore that made it. So a warm hook parses one compact file instead of the whole
-// parse cache. A cache, rebuilt when missing, damaged, edited or keyed otherwise; never read or
+// parse cache. Beside it, the prefilter automaton of each matcher set (guard-literals-paths.bin,
+// -content.bin), keyed by the literals it was built from, so a warm hook builds none. Caches, rebuilt when missing, damaged, edited or keyed otherwise; never read or
 // written when git tracks anything under .knowledge/.cache (the listings say so).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { readTextIfExistsSync } from '../fs/read-text.js';
+import { readBytesIfExistsSync, readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../indexer/cache-key.js';
 import type { GitListing, GitRecords } from '../indexer/git-records.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
-import { patternLiteral } from './rules.js';
+import { LiteralSet } from './aho-corasick.js';
+import { patternLiteral, type CompileMemory } from './rules.js';
 import type { RequiredLiteral } from './literals.js';
 
 /** The fields of a prohibition the guard reads: applicability, the matchers, what a finding says, and the tests its own file may hold. */
 const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content', 'tests'];
 
-const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+const sha1 = (data: string | Uint8Array): string => createHash('sha1').update(data).digest('hex');
+/** The length of an automaton file's header: two sha1s, a space and a newline. */
+const HEADER = 82;
 
 type Record_ = GitRecords['records'][number];
 
@@ -29,8 +33,10 @@ interface Saved {
 }
 
 /** The guard's records of both sides, from the snapshot or read anew, and the literals it remembers. */
-export class RuleSnapshot {
+export class RuleSnapshot implements CompileMemory {
   private readonly path: string;
+  /** Automata built this run, to save: file → header and bytes. */
+  private readonly built = new Map<string, { header: string; bytes: Uint8Array }>();
   private literals: Record<string, RequiredLiteral | null> = {};
   private sides: GitRecords[] | undefined;
   private dirty = false;
@@ -82,8 +88,34 @@ export class RuleSnapshot {
     return this.literals[source] ?? undefined;
   }
 
-  /** Writes the snapshot when something new went into it (best effort: it is a cache). */
+  /**
+   * The prefilter automaton of these literals: read from `guard-literals-<name>.bin` when that file
+   * was built from the same literals (same ids, same texts, same lore), else built and saved.
+   */
+  literalSet(name: 'paths' | 'content', literals: ReadonlyArray<{ id: number; text: string }>): LiteralSet {
+    if (this.key === undefined) return new LiteralSet(literals);
+    const path = join(this.path, '..', `guard-literals-${name}.bin`);
+    const key = sha1(`${cacheKey()}\n${literals.map((l) => `${l.id}\0${l.text}`).join('\n')}`);
+    try {
+      // "<key> <sha1 of the bytes>\n<bytes>", like the snapshot itself.
+      const saved = readBytesIfExistsSync(path);
+      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === `${key} ${sha1(saved.subarray(HEADER))}\n`) {
+        const set = LiteralSet.fromBytes(saved.subarray(HEADER));
+        if (set !== undefined) return set;
+      }
+    } catch {
+      // missing or damaged: built anew and saved again
+    }
+    const set = new LiteralSet(literals);
+    const bytes = set.toBytes();
+    this.built.set(path, { header: `${key} ${sha1(bytes)}\n`, bytes });
+    return set;
+  }
+
+  /** Writes the snapshot and the automata when something new went into them (best effort: they are caches). */
   async save(): Promise<void> {
+    await Promise.all([...this.built].map(([path, { header, bytes }]) => writeFileAtomic(path, Buffer.concat([Buffer.from(header, 'latin1'), bytes]), { durable: false }).catch(() => undefined)));
+    this.built.clear();
     if (!this.dirty || this.key === undefined || this.sides === undefined) return;
     const pool: Record_[] = [];
     const at = new Map<string, number>();

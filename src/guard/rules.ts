@@ -70,9 +70,18 @@ function finder(source: string): Matcher['test'] {
   });
 }
 
-function matcherSet(matchers: Matcher[]): MatcherSet {
+/** What compiling may take from an earlier run: each pattern's literal, and the automaton of a set of literals. */
+export interface CompileMemory {
+  literal(source: string): RequiredLiteral | undefined;
+  literalSet(name: 'paths' | 'content', literals: ReadonlyArray<{ id: number; text: string }>): LiteralSet;
+}
+
+/** Compiles everything anew. */
+const FRESH: CompileMemory = { literal: (source) => patternLiteral(source), literalSet: (_name, literals) => new LiteralSet(literals) };
+
+function matcherSet(name: 'paths' | 'content', matchers: Matcher[], memory: CompileMemory): MatcherSet {
   const byId = new Map(matchers.map((m) => [m.id, m]));
-  const literals = new LiteralSet(matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text })));
+  const literals = memory.literalSet(name, matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text })));
   // A literal the automaton could not take is no prefilter: its matcher always runs.
   for (const id of literals.skipped) delete byId.get(id)!.literal;
   const always = matchers.filter((m) => m.literal === undefined);
@@ -93,10 +102,10 @@ function matcherSet(matchers: Matcher[]): MatcherSet {
   return { matchers, always, literals, byId, groupOf, alwaysGroups, visited: new Map(), calls: 0, hits: [] };
 }
 
-/** Compiles the path and content matchers of the given rule versions; `literalOf` may remember literals between runs. */
-export function compileRules(versions: readonly RuleVersion[], literalOf: (source: string) => RequiredLiteral | undefined = patternLiteral): { paths: MatcherSet; content: MatcherSet } {
+/** Compiles the path and content matchers of the given rule versions; `memory` may keep literals and automata between runs. */
+export function compileRules(versions: readonly RuleVersion[], memory: CompileMemory = FRESH): { paths: MatcherSet; content: MatcherSet } {
   const withLiteral = (source: string): { literal?: RequiredLiteral } => {
-    const literal = literalOf(source);
+    const literal = memory.literal(source);
     return literal === undefined ? {} : { literal };
   };
   const paths: Matcher[] = [];
@@ -117,7 +126,7 @@ export function compileRules(versions: readonly RuleVersion[], literalOf: (sourc
       content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...withLiteral(regex) });
     }
   }
-  return { paths: matcherSet(paths), content: matcherSet(content) };
+  return { paths: matcherSet('paths', paths, memory), content: matcherSet('content', content, memory) };
 }
 
 /** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation; a negated glob has none). */
