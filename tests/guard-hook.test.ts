@@ -113,6 +113,32 @@ describe('the installed pre-commit hook', () => {
     assert.notEqual(readFileSync(path, 'utf8').split('\n')[0], saved.split('\n')[0]);
   });
 
+  it('lists no rule file when warm and the change names none: HEAD\'s tree ids key the snapshot', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE, [prohibitionPath('pro-other')]: prohibition('pro-other', { content: ['NEVER_THERE_[0-9]+'] }) });
+    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
+    gitSync(repo, ['add', '-A']);
+    const env = envWithLore(t);
+    const trace = join(repo, '.git', 'trace.txt');
+    const commands = async (): Promise<string[]> => {
+      writeFileSync(trace, '');
+      const run = await lore(['hook', 'pre-commit'], { cwd: repo, env: { ...env, GIT_TRACE: trace } });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+      return [...readFileSync(trace, 'utf8').matchAll(/trace: built-in: git (\S+(?: -r)?)/g)].map((m) => m[1]!).sort();
+    };
+    // Cold: the rule files of both sides are listed (ls-tree -r, ls-files) and parsed (a cat-file).
+    const cold = ['cat-file', 'cat-file', 'cat-file', 'config', 'diff-index', 'ls-files', 'ls-tree', 'ls-tree -r', 'ls-tree -r', 'rev-parse', 'rev-parse', 'symbolic-ref'];
+    assert.deepEqual(await commands(), cold);
+    // Warm: the diff, the blobs, the top level, HEAD's rule trees, the role guard's context (config,
+    // branch, turn logs) and the blocked line's text; no listing of rule files.
+    assert.deepEqual(await commands(), ['cat-file', 'cat-file', 'config', 'diff-index', 'ls-tree', 'ls-tree -r', 'rev-parse', 'symbolic-ref']);
+    // A staged deletion of a rule file is not scanned but changes the index's rules: listed again.
+    gitSync(repo, ['rm', '-q', '--cached', prohibitionPath('pro-other')]);
+    const before = readFileSync(join(repo, '.knowledge/.cache/guard-rules.json'), 'utf8').split('\n')[0];
+    assert.deepEqual(await commands(), cold.filter((c, i) => c !== 'cat-file' || i > 0));
+    assert.notEqual(readFileSync(join(repo, '.knowledge/.cache/guard-rules.json'), 'utf8').split('\n')[0], before);
+  });
+
   it('loads neither the YAML parser nor the schema validator when its cache is warm', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
     writeFiles(repo, { 'a.txt': 'x\n' });

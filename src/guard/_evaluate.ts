@@ -3,13 +3,14 @@
 // a change can add a rule that binds itself but never weaken one to let itself through.
 import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
-import { gitTopLevel } from '../git/exec.js';
+import { git, gitTopLevel } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
 import { GitRecordCache, listGitSources, readGitListings, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
+import { GUARD_KINDS, RULE_TREES_ARGS } from './hook-git.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
 import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
@@ -18,7 +19,6 @@ export type { Finding, Scanned };
 import { applySuppressions, type Outcome } from './suppress.js';
 export type { Outcome };
 
-export const GUARD_KINDS = ['prohibition', 'allow', 'role', 'override'] as const;
 
 export interface CheckOptions {
   cwd: string;
@@ -139,24 +139,37 @@ export async function repoRoot(where: Where): Promise<string> {
 /**
  * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
  * closed when the committed side is invalid (the guard cannot know the rules); the change side's
- * problems are returned: they block the change.
+ * problems are returned: they block the change. `sameRules`, for the staged change against HEAD,
+ * says whether the change leaves every rule file as HEAD has it: then HEAD's few tree ids key the
+ * snapshot, and a warm run lists no rule file.
  */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
+export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource, sameRules?: Promise<boolean>): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const [listings, git] = await Promise.all([listGitSources(where, [committedAt, changeAt], GUARD_KINDS), readGitContext(where)]);
-  const snapshot = RuleSnapshot.open(where.cwd, listings);
-  let sides = snapshot.records();
-  if (sides === undefined) {
-    sides = await readGitListings(where, cache, listings, GUARD_KINDS);
-    snapshot.keep(sides);
+  const gitContext = readGitContext(where);
+  let snapshot: RuleSnapshot | undefined;
+  if (sameRules !== undefined) {
+    // An unborn HEAD has no trees: the listings below say so.
+    const trees = await git(RULE_TREES_ARGS, where).catch(() => undefined);
+    if (trees !== undefined && (await sameRules)) snapshot = RuleSnapshot.forTrees(where.cwd, trees);
+  }
+  let sides = snapshot?.records();
+  if (snapshot === undefined || sides === undefined) {
+    const listings = await listGitSources(where, [committedAt, changeAt], GUARD_KINDS);
+    snapshot ??= RuleSnapshot.open(where.cwd, listings);
+    sides = snapshot.records();
+    if (sides === undefined) {
+      sides = await readGitListings(where, cache, listings, GUARD_KINDS);
+      snapshot.keep(sides);
+    }
   }
   const [committed, change] = sides as [GitRecords, GitRecords];
   failOnProblems(committed.problems);
+  const context = await gitContext;
   if ('index' in changeAt && !committed.exists && !change.exists) {
     const uncommitted = await uncommittedStore(where.cwd);
-    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
   }
-  return { committed, change, cache, snapshot, git, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+  return { committed, change, cache, snapshot, git: context, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';

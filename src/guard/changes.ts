@@ -36,6 +36,8 @@ function oldBlobOf(change: RawChange): string | undefined {
 /** The staged changes and the blobs they need, read from git (what bin/lore.js starts early). */
 export interface StagedRead {
   changes: RawChange[];
+  /** Every path the diff names, old paths of renames included, scannable or not (deletions too). */
+  paths: string[];
   read: BlobRead;
 }
 
@@ -46,7 +48,7 @@ async function emptyTree(options: GitOptions): Promise<string> {
 
 /** Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and their blobs. */
 export async function readStaged(options: GitOptions): Promise<StagedRead> {
-  const listed = (async (): Promise<RawChange[]> => {
+  const all = (async (): Promise<RawChange[]> => {
     let raw: string;
     try {
       raw = await git(stagedArgs('HEAD'), options);
@@ -55,12 +57,14 @@ export async function readStaged(options: GitOptions): Promise<StagedRead> {
       if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
       raw = await git(stagedArgs(await emptyTree(options)), options);
     }
-    return parseRawDiff(raw).filter(scannable);
+    return parseRawDiff(raw);
   })();
+  const listed = all.then((changes) => changes.filter(scannable));
   // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
   const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
   const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES)]);
-  return { changes, read };
+  const paths = (await all).flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath]));
+  return { changes, paths, read };
 }
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {

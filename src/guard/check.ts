@@ -2,6 +2,7 @@
 // in the working tree. Ranges of commits (CI) are in check-range.ts.
 import type { ChangedFile } from './added-lines.js';
 import { stagedFiles } from './changes.js';
+import { isGuardPath } from './hook-git.js';
 import { stagedRead } from './staged-change.js';
 import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
 import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } from './knowledge-files.js';
@@ -10,9 +11,12 @@ import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } fro
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const root = await repoRoot(options);
   const where = { cwd: root, env: options.env };
+  const read = stagedRead(where);
+  // A change that names no rule file leaves the index's rules as HEAD has them.
+  const sameRules = read.then((staged) => !staged.paths.some(isGuardPath));
   const [staged, { committed, change, cache, snapshot, git: context, changeProblems, notes }] = await Promise.all([
-    stagedRead(where),
-    readBothSides(where, { ref: 'HEAD' }, { index: true }),
+    read,
+    readBothSides(where, { ref: 'HEAD' }, { index: true }, sameRules),
   ]);
   const files = stagedFiles(staged);
   const invalid = uniqueProblems([...changeProblems, ...(await knowledgeProblems(where, cache, changedRecords(files), changedLogs(files).map((file) => ({ file })))), ...(await localFileProblems(files))]);

@@ -9,6 +9,7 @@ import { isValidId } from '../store/ids.js';
 import { KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
 import { latestTurn } from '../turns/order.js';
 import type { PathConstraint, ProjectOverrides, RoleConstraints, TurnState } from '../types.js';
+import { CONTEXT_ARGS } from './hook-git.js';
 import { fingerprint, type Finding } from './scan.js';
 
 export interface KnownRole {
@@ -34,9 +35,9 @@ async function quiet(promise: Promise<string>): Promise<string> {
 /** Reads lore.* git config, the branch and the committed turn logs, with three git processes at once. */
 export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitContext> {
   const [config, branch, turns] = await Promise.all([
-    quiet(git(['config', '-z', '--get-regexp', '^lore\\.'], where)),
-    quiet(git(['symbolic-ref', '--short', '-q', 'HEAD'], where)),
-    quiet(git(['ls-tree', '-r', '-z', '--full-tree', 'HEAD', '--', `${KNOWLEDGE_DIR}/${LOGS.turnsDir}`], where)),
+    quiet(git(CONTEXT_ARGS.config, where)),
+    quiet(git(CONTEXT_ARGS.branch, where)),
+    quiet(git(CONTEXT_ARGS.turns, where)),
   ]);
   // -z: "key\nvalue\0" per setting, so no value can pose as another setting.
   const settings = new Map(config.split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1).trim()]));

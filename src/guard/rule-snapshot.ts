@@ -67,6 +67,16 @@ export class RuleSnapshot implements CompileMemory {
     return new RuleSnapshot(root, sha1(`${cacheKey()}\n${identity}`));
   }
 
+  /**
+   * The snapshot for a change that leaves every rule file as HEAD has it (the staged diff names
+   * none), keyed by `trees`: RULE_TREES_ARGS's output, the tree id of each rule folder at HEAD.
+   * Nothing is read or saved when HEAD tracks lore's cache.
+   */
+  static forTrees(root: string, trees: string): RuleSnapshot {
+    if (trees.split('\0').some((entry) => entry.endsWith(`\t${KNOWLEDGE_DIR}/${CACHE_DIR}`))) return new RuleSnapshot(root, undefined);
+    return new RuleSnapshot(root, sha1(`${cacheKey()}\ntrees\n${trees}`));
+  }
+
   /** Both sides' records when the snapshot holds them. */
   records(): GitRecords[] | undefined {
     return this.sides;

@@ -3,12 +3,14 @@
 // it is for the same directory and environment.
 import type { GitOptions } from '../git/exec.js';
 import { readStaged, type StagedRead } from './changes.js';
+import { prestartHookGit } from './hook-git.js';
 
 let early: { cwd: string; env: NodeJS.ProcessEnv; read: Promise<StagedRead> } | undefined;
 
-/** Starts reading the staged change in `cwd` with this process's environment. */
+/** Starts reading the staged change in `cwd` with this process's environment, and the check's other git commands. */
 export function prestartStagedChange(cwd: string): void {
   const read = readStaged({ cwd, env: process.env });
+  prestartHookGit(cwd);
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   read.catch(() => undefined);
   early = { cwd, env: process.env, read };
