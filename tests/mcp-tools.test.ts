@@ -51,6 +51,7 @@ const CALLS: Array<[string, Record<string, unknown>]> = [
   ['knowledge.import', { text: EXPORTED }],
   ['knowledge.prune', { dryRun: true }],
   ['agent.prime', { budget: 500, role: 'player' }],
+  ['agent.export', { to: ['agents-md', 'claude'], check: true }],
   ['roles.show', { role: 'player' }],
   ['gates.show', { task_type: 'feature', complexity: 5 }],
   ['gates.list', {}],

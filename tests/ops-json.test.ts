@@ -39,15 +39,15 @@ describe('the --json of every command over an operation', () => {
 
   for (const command of opCommands) {
     for (const [index, c] of (CASES[command.name] ?? []).entries()) {
-      it(`lore ${command.name} (${index + 1}: ${c.args.slice(command.name.split(' ').length).join(' ') || 'no options'}) prints what ${command.op}'s output schema says`, async (t) => {
+      it(`lore ${command.name} (${index + 1}: ${c.args.slice(command.name.split(' ').length).join(' ') || 'no options'}) prints what ${c.op ?? command.op}'s output schema says`, async (t) => {
         const files = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', ...c.files };
         const root = c.git === true ? gitRepo(t, c.files ?? {}) : tempStore(t, files);
         // The command checks itself too; here the test does, so a command that stopped checking would not pass.
         const result = await lore([...c.args, '--json'], { cwd: root, env: testEnv({ LORE_CHECK_OUTPUT: '0' }), ...(c.stdin === undefined ? {} : { input: c.stdin }) });
         assert.equal(result.code, c.code ?? 0, result.stderr);
         const output = JSON.parse(result.stdout) as unknown;
-        const validate = outputValidator(command.op);
-        assert.ok(validate(output), `${command.op}: ${ajv.errorsText(validate.errors)}`);
+        const validate = outputValidator(c.op ?? command.op);
+        assert.ok(validate(output), `${c.op ?? command.op}: ${ajv.errorsText(validate.errors)}`);
       });
     }
   }

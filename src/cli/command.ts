@@ -52,6 +52,8 @@ export interface RunCommandSpec extends CommandBase {
 export interface OpCommandSpec<O = never> extends CommandBase {
   /** The operation's name (src/ops/registry.ts). */
   op: string;
+  /** Another operation for some options (`lore export --to cursor` runs agent.export); its output goes to print and exit too. */
+  opFor?(options: OptionValues): string | undefined;
   /** The operation's input, from the flags and arguments (it may read files or stdin). */
   input(ctx: CommandContext): unknown;
   /** Prints the output for people; returns the exit code (default: `exit`, else 0). */

@@ -108,14 +108,15 @@ function printError(error: unknown, io: CliIO, style: Style, json: boolean): num
  */
 async function runOpCommand(spec: OpCommandSpec<unknown>, ctx: CommandContext, checkOutput: boolean): Promise<number> {
   const input = await spec.input(ctx);
+  const op = spec.opFor?.(ctx.options) ?? spec.op;
   const viaDaemon = spec.daemon === true || (typeof spec.daemon === 'function' && spec.daemon(input as never));
-  const answer = viaDaemon ? await (await import('./_daemon-client.js')).askDaemon({ cwd: ctx.cwd, store: ctx.storeDir, env: ctx.env, version: version(), note: ctx.note }, spec.op, input) : undefined;
+  const answer = viaDaemon ? await (await import('./_daemon-client.js')).askDaemon({ cwd: ctx.cwd, store: ctx.storeDir, env: ctx.env, version: version(), note: ctx.note }, op, input) : undefined;
   let output: unknown;
   if (answer !== undefined) {
     output = answer.output;
   } else {
     const { runOp } = await import('../ops/run.js');
-    output = await runOp(spec.op, input, { ws: ctx.workspace, note: ctx.note, progress: ctx.progress }, { checkOutput });
+    output = await runOp(op, input, { ws: ctx.workspace, note: ctx.note, progress: ctx.progress }, { checkOutput });
   }
   if (ctx.json) {
     ctx.printJson(output);

@@ -12,6 +12,8 @@ export interface OpCase {
   stdin?: string;
   /** The exit code expected (default 0). */
   code?: number;
+  /** The operation these options run, when not the command's own (the command's opFor). */
+  op?: string;
 }
 
 /** Cases by command name (`list`, `graph apply`). */

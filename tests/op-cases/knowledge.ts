@@ -46,7 +46,11 @@ export const KNOWLEDGE_CASES: OpCases = {
   reject: [{ args: ['reject', 'learn-pending', '--reason', 'covered by rec-strict'], files: FILES }],
   duplicates: [{ args: ['duplicates'], files: FILES }, { args: ['duplicates', '--threshold', '0.3', '--type', 'recommendation'], files: FILES }],
   applied: [{ args: ['applied', 'rec-strict', '--task', 'T2', '--not-helpful'], files: FILES }],
-  export: [{ args: ['export', '--priority', 'medium', '--priority', 'high'], files: FILES }],
+  export: [
+    { args: ['export', '--priority', 'medium', '--priority', 'high'], files: FILES },
+    { args: ['export', '--to', 'agents-md', '--to', 'cursor'], files: FILES, op: 'agent.export' },
+    { args: ['export', '--to', 'copilot', '--check'], files: FILES, op: 'agent.export', code: 1 },
+  ],
   import: [{ args: ['import', '-'], files: FILES, stdin: EXPORT }, { args: ['import', '-', '--dry-run', '--on-conflict', 'rename'], files: FILES, stdin: EXPORT }],
   prune: [{ args: ['prune'], files: PRUNE }, { args: ['prune', '--yes'], files: PRUNE }, { args: ['prune'], files: FILES }],
 };
