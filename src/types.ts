@@ -120,9 +120,33 @@ export interface LimitsConfig {
 }
 
 /** The configuration with every default filled in. */
+/** One org-wide knowledge source of config.yaml's extends. */
+export interface ExtendsSource {
+  name: string;
+  url: string;
+  ref?: string;
+  path?: string;
+}
+
+/** .knowledge/extends.lock: the commit each source is pinned to. */
+export interface ExtendsLock {
+  version: number;
+  sources: ExtendsPin[];
+}
+
+/** One source pinned: config.yaml's fields, resolved, and the commit. */
+export interface ExtendsPin {
+  name: string;
+  url: string;
+  ref: string;
+  path: string;
+  commit: string;
+}
+
 export interface LoreConfig {
   version: number;
   project?: string;
+  extends?: ExtendsSource[];
   matching: MatchingConfig;
   pre_task_check: PreTaskCheckConfig;
   capture: CaptureConfig;
@@ -135,6 +159,7 @@ export interface LoreConfig {
 export interface LoreConfigFile {
   version: number;
   project?: string;
+  extends?: ExtendsSource[];
   matching?: Partial<MatchingConfig>;
   pre_task_check?: Partial<PreTaskCheckConfig>;
   capture?: Partial<CaptureConfig>;

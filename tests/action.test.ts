@@ -195,6 +195,26 @@ describe('the GitHub Action', () => {
     assert.deepEqual([bad.code, bad.stdout.split('\n')[0]], [2, 'lore: error: the input comment must be true or false (found "yes")']);
   });
 
+  it("fetches the org-wide sources the checkout's extends.lock pins, and blocks on their rules", async (t) => {
+    const org = guardRepo(t, { [prohibitionPath('pro-no-eval')]: prohibition('pro-no-eval', { content: ['\\beval\\('] }) });
+    const orgBare = join(tempDir(t, 'lore-org-'), 'knowledge.git');
+    gitSync(org, ['clone', '-q', '--bare', org, orgBare]);
+    const work = guardRepo(t, {});
+    writeFileSync(join(work, '.knowledge/.gitignore'), '.cache/\n');
+    assert.equal((await lore(['extends', 'add', orgBare, '--name', 'org'], { cwd: work })).code, 0);
+    assert.equal((await lore(['sync'], { cwd: work })).code, 0);
+    commitFiles(work, { '.knowledge/.gitignore': '.cache/\n' }, 'extend org');
+    gitSync(work, ['checkout', '-q', '-b', 'feature']);
+    commitFiles(work, { 'a.js': 'eval("1");\n' }, 'eval');
+    const origin = join(tempDir(t, 'lore-origin-'), 'origin.git');
+    gitSync(work, ['clone', '-q', '--bare', work, origin]);
+    const checkout = shallowCheckout(t, origin);
+    const result = await runAction(t, checkout, { INPUT_COMMENT: 'false', INPUT_BASE: 'main' });
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /\nlore: fetched the pinned commits of org \(\.knowledge\/extends\.lock\)\n/);
+    assert.match(result.stdout, /::error file=a\.js,line=1,[^\n]*pro-no-eval/);
+  });
+
   it('has an action.yml whose inputs and outputs are the ones the script reads and writes', () => {
     const action = parse(readFileSync(new URL('action.yml', ROOT), 'utf8')) as {
       inputs: Record<string, { default?: string }>;

@@ -152,6 +152,7 @@ const CASES: Array<[string, SchemaName, (root: JsonSchema) => JsonSchema]> = [
   ['TaskPlanInput', 'task-plan', (r) => r],
   ['LearningCapture', 'learning-capture', (r) => r],
   ['RejectionEvent', 'rejection-event', (r) => r],
+  ['ExtendsLock', 'extends-lock', (r) => r],
 ];
 
 describe('types.ts and schemas/', () => {

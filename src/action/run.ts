@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LoreError, UsageError } from '../errors.js';
+import { gitTopLevel } from '../git/exec.js';
 import { checkChange } from '../guard/check-change.js';
 import { knowledgeDiff } from '../guard/knowledge-diff.js';
 import { diffToMarkdown } from '../guard/report-diff.js';
@@ -50,6 +51,10 @@ async function run(io: ActionIO, log: (line: string) => void): Promise<number> {
   const base = inputs.base || pr?.baseRef;
   if (base === undefined) throw new UsageError('nothing to compare with: the event is not a pull request and the input base is empty', 'give the action a base, e.g. base: main');
   const spec = `${await baseInCheckout(where, base, log)}...HEAD`;
+  // The org-wide sources the checkout's extends.lock pins: fetched here (the hook never fetches).
+  const { fetchPins } = await import('../extends/sources.js');
+  const fetched = await fetchPins((await gitTopLevel(where.cwd, where.env)) ?? where.cwd, where.env);
+  if (fetched.length > 0) log(`lore: fetched the pinned commits of ${fetched.join(', ')} (.knowledge/extends.lock)`);
   const report = await checkChange({ kind: 'range', range: spec }, where);
   const diff = await knowledgeDiff({ ...where, spec });
 

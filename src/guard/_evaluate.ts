@@ -4,10 +4,11 @@
 import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { git, gitTopLevel } from '../git/exec.js';
-import { readAtRef } from '../git/objects.js';
-import { GitRecordCache, listGitSources, readGitListings, type GitRecords, type GitSource } from '../indexer/git-records.js';
+import { readAtRef, readBlobs } from '../git/objects.js';
+import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
+import { GitRecordCache, listGitSources, readGitListings, type GitListing, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
-import type { AllowRecord, KnowledgeEntry } from '../types.js';
+import type { AllowRecord, ExtendsLock, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
 import { GUARD_KINDS, RULE_TREES_ARGS } from './hook-git.js';
@@ -158,7 +159,8 @@ export async function readBothSides(where: Where, committedAt: GitSource, change
     snapshot ??= RuleSnapshot.open(where.cwd, listings);
     sides = snapshot.records();
     if (sides === undefined) {
-      sides = await readGitListings(where, cache, listings, GUARD_KINDS);
+      const read = await readGitListings(where, cache, listings, GUARD_KINDS);
+      sides = await Promise.all(read.map((side, i) => withSources(where, cache, listings[i]!, side)));
       snapshot.keep(sides);
     }
   }
@@ -170,6 +172,29 @@ export async function readBothSides(where: Where, committedAt: GitSource, change
     if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
   }
   return { committed, change, cache, snapshot, git: context, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+}
+
+/**
+ * A side's records with the prohibitions of the extends sources its lock pins (read from the
+ * fetched sources, offline). The side's own record of the same id replaces a source's, except a
+ * source's critical prohibition, which always applies beside it: weakening it locally takes an
+ * allowlist record, as for any weakened rule. A lock that config.yaml does not match, or a pin not
+ * fetched in this clone, is a problem of the side (it stops the guard, or blocks the change).
+ */
+async function withSources(where: Where, cache: GitRecordCache, listing: GitListing, side: GitRecords): Promise<GitRecords> {
+  const lockFile = listing.files.find((f) => f.path === LOCK_PATH);
+  if (lockFile === undefined && configuredSources(side.config).length === 0) return side;
+  const problems: Problem[] = [];
+  let lock: ExtendsLock | undefined;
+  if (lockFile !== undefined) {
+    const parsed = await parseLock((await readBlobs(where, [lockFile.blob])).get(lockFile.blob)!.toString('utf8'), LOCK_PATH);
+    lock = parsed.lock;
+    problems.push(...parsed.problems);
+  }
+  const read = lock === undefined && problems.length > 0 ? { records: [], problems: [] } : await readSourceRecords(where.cwd, cache, side.config, lock, ['prohibition'], where.env);
+  const own = new Set(side.records.filter((r) => r.kind === 'prohibition').map((r) => r.id));
+  const added = read.records.filter((r) => !own.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical');
+  return { ...side, records: [...side.records, ...added], problems: [...side.problems, ...problems, ...read.problems] };
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';

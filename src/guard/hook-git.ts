@@ -2,14 +2,14 @@
 // bin/lore.js starts them while the CLI loads (prestartHookGit), and the check takes those runs
 // (git() hands a prestarted run to the first call with the same arguments, directory and env).
 import { prestartGit } from '../git/exec.js';
-import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
+import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
 
 /** The kinds of record the commit guard reads. */
 export const GUARD_KINDS = ['prohibition', 'allow', 'role', 'override'] as const;
 
-/** Where they live, with config.yaml and lore's cache (whose being tracked changes what is read). */
+/** Where they live, with config.yaml, the extends lock and lore's cache (whose being tracked changes what is read). */
 export const GUARD_PATHS: readonly string[] = [
-  `${KNOWLEDGE_DIR}/config.yaml`, ...GUARD_KINDS.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), `${KNOWLEDGE_DIR}/${CACHE_DIR}`,
+  `${KNOWLEDGE_DIR}/config.yaml`, `${KNOWLEDGE_DIR}/${EXTENDS_LOCK}`, ...GUARD_KINDS.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), `${KNOWLEDGE_DIR}/${CACHE_DIR}`,
 ];
 
 /** Whether `path` is one of GUARD_PATHS or under one. */

@@ -2,8 +2,10 @@
 // the changes that weaken enforcement flagged and listed first.
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.js';
+import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
 import { git } from '../git/exec.js';
-import { GitRecordCache, readGitRecordsAt } from '../indexer/git-records.js';
+import { readAtRef } from '../git/objects.js';
+import { GitRecordCache, readGitRecordsAt, type GitRecords } from '../indexer/git-records.js';
 import { KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import { priorityRank } from '../priority.js';
@@ -25,6 +27,8 @@ export interface FieldChange {
 export interface RecordChange {
   kind: RecordKindName;
   id: string;
+  /** The extends source the record comes from (absent for the store's own). */
+  source?: string;
   title: string;
   change: 'added' | 'removed' | 'changed';
   risk: Risk;
@@ -41,6 +45,8 @@ export interface KnowledgeDiff {
   logs: Array<{ file: string; added: number; removed: number }>;
   /** Problems at the head that the base did not have. */
   newProblems: Problem[];
+  /** Extends sources whose pin moved (or that were pinned or unpinned): their records' changes are in `records`. */
+  sources: Array<{ name: string; before: string | null; after: string | null }>;
 }
 
 const show = (v: unknown): string => (v === undefined ? '(none)' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -130,6 +136,21 @@ function compareConfig(before: LoreConfig, after: LoreConfig): FieldChange[] {
   return out;
 }
 
+const sourceOf = (r: StoreRecord & { source?: string }): { source?: string } => (r.source === undefined ? {} : { source: r.source });
+
+/** The entries of the extends sources pinned at `ref` (read from the fetched sources), and each source's pin. */
+async function pinnedRecords(where: { cwd: string; env: NodeJS.ProcessEnv }, cache: GitRecordCache, ref: string, side: GitRecords): Promise<{ records: Array<StoreRecord & { blob: string; source: string }>; problems: Problem[]; pins: Map<string, string> }> {
+  const text = await readAtRef(where, ref, LOCK_PATH);
+  if (text === undefined && configuredSources(side.config).length === 0) return { records: [], problems: [], pins: new Map() };
+  const parsed = text === undefined ? { problems: [] } : await parseLock(text.toString('utf8'), LOCK_PATH);
+  const pins = new Map((parsed.lock?.sources ?? []).map((p) => [p.name, p.commit]));
+  const read = text !== undefined && parsed.lock === undefined ? { records: [], problems: [] } : await readSourceRecords(where.cwd, cache, side.config, parsed.lock, APPLIED_KINDS_FOR_DIFF, where.env);
+  return { records: read.records, problems: [...parsed.problems, ...read.problems], pins };
+}
+
+/** The kinds a source contributes (its recommendations, prohibitions and learnings). */
+const APPLIED_KINDS_FOR_DIFF = ['recommendation', 'prohibition', 'learning'] as const;
+
 const RISK_ORDER: Record<Risk, number> = { weakens: 0, strengthens: 1, neutral: 2 };
 
 /** Compares .knowledge/ at the merge base of BASE and HEAD with HEAD. */
@@ -139,8 +160,16 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
   const { mergeBase: base, head } = await resolveRange(where, options.spec);
   const cache = new GitRecordCache(root);
   const [before, after] = await readGitRecordsAt(where, cache, [{ ref: base }, { ref: head }], RECORD_KINDS);
+  // The extends sources pinned on each side: a pin move is a knowledge change like an edit.
+  const [pinsBefore, pinsAfter] = await Promise.all([base, head].map((ref) => pinnedRecords(where, cache, ref, ref === base ? before : after)));
   await cache.save();
-  const key = (r: StoreRecord): string => `${r.kind}\0${r.id}`;
+  const key = (r: StoreRecord & { source?: string }): string => `${r.kind}\0${r.id}\0${r.source ?? ''}`;
+  before.records.push(...pinsBefore!.records);
+  after.records.push(...pinsAfter!.records);
+  after.problems.push(...pinsAfter!.problems);
+  const sources = [...new Set([...pinsBefore!.pins.keys(), ...pinsAfter!.pins.keys()])]
+    .map((name) => ({ name, before: pinsBefore!.pins.get(name) ?? null, after: pinsAfter!.pins.get(name) ?? null }))
+    .filter((s) => s.before !== s.after);
   const old = new Map(before.records.map((r) => [key(r), r]));
   const now = new Map(after.records.map((r) => [key(r), r]));
   const records: RecordChange[] = [];
@@ -148,18 +177,18 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
     const was = old.get(k);
     if (was === undefined) {
       const risk: Risk = r.kind === 'allow' ? 'weakens' : r.kind === 'prohibition' || r.kind === 'gate' ? 'strengthens' : 'neutral';
-      records.push({ kind: r.kind, id: r.id, title: titleOf(r), change: 'added', risk, fields: [] });
+      records.push({ kind: r.kind, id: r.id, ...sourceOf(r), title: titleOf(r), change: 'added', risk, fields: [] });
     } else if (!isDeepStrictEqual(was.value, r.value)) {
       const fields = compareFields(r.kind, was.value as Record<string, unknown>, r.value as Record<string, unknown>);
       if (fields.length === 0) continue;
       const risk = fields.reduce<Risk>((worst, f) => (RISK_ORDER[f.risk] < RISK_ORDER[worst] ? f.risk : worst), 'neutral');
-      records.push({ kind: r.kind, id: r.id, title: titleOf(r), change: 'changed', risk, fields });
+      records.push({ kind: r.kind, id: r.id, ...sourceOf(r), title: titleOf(r), change: 'changed', risk, fields });
     }
   }
   for (const [k, r] of old) {
     if (now.has(k)) continue;
     const risk: Risk = ['prohibition', 'gate', 'role', 'override'].includes(r.kind) ? 'weakens' : 'neutral';
-    records.push({ kind: r.kind, id: r.id, title: titleOf(r), change: 'removed', risk, fields: [] });
+    records.push({ kind: r.kind, id: r.id, ...sourceOf(r), title: titleOf(r), change: 'removed', risk, fields: [] });
   }
   records.sort((a, b) => RISK_ORDER[a.risk] - RISK_ORDER[b.risk] || RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || a.id.localeCompare(b.id));
   // Plumbing, NUL-separated: no setting changes the paths or the counts.
@@ -170,5 +199,5 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
   });
   const seen = new Set(before.problems.map((p) => `${p.file}\0${p.message}`));
   const newProblems = after.problems.filter((p) => !seen.has(`${p.file}\0${p.message}`));
-  return { spec: options.spec, base, head, records, config: compareConfig(before.config, after.config), logs, newProblems };
+  return { spec: options.spec, base, head, records, config: compareConfig(before.config, after.config), logs, newProblems, sources };
 }

@@ -3,7 +3,7 @@ import { KINDS, RECORD_KINDS } from '../store/layout.js';
 import type { KnowledgeDiff, RecordChange } from './knowledge-diff.js';
 
 function describe(change: RecordChange): string {
-  const head = `${change.change} \`${change.id}\`${change.title === change.id ? '' : ` ${change.title}`}`;
+  const head = `${change.change} \`${change.id}\`${change.title === change.id ? '' : ` ${change.title}`}${change.source === undefined ? '' : ` (from ${change.source})`}`;
   return change.fields.length === 0 ? head : `${head}: ${change.fields.map((f) => f.summary).join('; ')}`;
 }
 
@@ -14,11 +14,15 @@ export function diffToMarkdown(diff: KnowledgeDiff): string {
     ...diff.records.filter((r) => r.risk === 'weakens').map((r) => `${KINDS[r.kind].label.replace(/s$/, '')} ${describe(r)}`),
     ...diff.config.filter((c) => c.risk === 'weakens').map((c) => `config.yaml: ${c.summary}`),
   ];
-  const total = diff.records.length + diff.config.length + diff.logs.length + diff.newProblems.length;
+  const total = diff.records.length + diff.config.length + diff.logs.length + diff.newProblems.length + diff.sources.length;
   if (total === 0) return `${lines.join('\n')}\nNo changes to .knowledge/ between ${diff.base.slice(0, 12)} and ${diff.head.slice(0, 12)}.\n`;
   if (risky.length > 0) {
     lines.push(`**${risky.length} change${risky.length === 1 ? '' : 's'} weaken${risky.length === 1 ? 's' : ''} enforcement — review first:**`, '');
     lines.push(...risky.map((r) => `- ⚠️ ${r}`), '');
+  }
+  if (diff.sources.length > 0) {
+    const short = (commit: string | null): string => (commit === null ? 'not pinned' : commit.slice(0, 12));
+    lines.push('### Extends sources', '', ...diff.sources.map((s) => `- \`${s.name}\`: pin ${s.before === null ? 'added' : s.after === null ? 'removed' : 'moved'} (${short(s.before)} → ${short(s.after)}); its changes are below, marked "from ${s.name}"`), '');
   }
   for (const kind of RECORD_KINDS) {
     const changes = diff.records.filter((r) => r.kind === kind);

@@ -3,6 +3,10 @@
 import { join } from 'node:path';
 import { LoreError, ValidationError, type Problem } from '../errors.js';
 import { gitUser } from '../git/exec.js';
+import { createHash } from 'node:crypto';
+import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
+import { readTextIfExists } from '../fs/read-text.js';
+import { GitRecordCache } from '../indexer/git-records.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
 import { suggest } from '../schema/suggest.js';
 import { isValidId, slugify } from '../store/ids.js';
@@ -28,10 +32,36 @@ export interface LoadedEntries {
   identity: string;
 }
 
-/** Loads entries through the record cache (all four entry kinds unless told otherwise). */
+/**
+ * Loads entries through the record cache (all four entry kinds unless told otherwise), with the
+ * entries of the extends sources (see withSourceEntries).
+ */
 export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
   const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
-  return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity };
+  return withSourceEntries(store, { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity }, kinds);
+}
+
+/**
+ * The store's own entries with those of the extends sources pinned in .knowledge/extends.lock
+ * (read offline from the fetched sources; never pending ones): a store's own entry replaces a
+ * source's of the same id. A source's entries are labelled `extends:<source>/<path>` where a file
+ * is shown; a lock config.yaml does not match, or a pin this clone has not fetched, is a problem.
+ */
+export async function withSourceEntries<R extends { id: string }>(store: Store, local: { records: R[]; problems: Problem[]; identity: string }, kinds: readonly string[]): Promise<{ records: R[]; problems: Problem[]; identity: string }> {
+  const sourceKinds = APPLIED_KINDS.filter((kind) => kinds.includes(kind));
+  const lockText = await readTextIfExists(join(store.root, LOCK_PATH));
+  if (sourceKinds.length === 0 || (lockText === undefined && configuredSources(store.config).length === 0)) return local;
+  const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
+  const cache = new GitRecordCache(store.root);
+  const read = lockText !== undefined && parsed.lock === undefined ? { records: [], problems: [] } : await readSourceRecords(store.root, cache, store.config, parsed.lock, sourceKinds);
+  await cache.save();
+  const own = new Set(local.records.map((r) => r.id));
+  const fromSources = read.records.filter((r) => !own.has(r.id)) as unknown as R[];
+  return {
+    records: [...local.records, ...fromSources],
+    problems: [...local.problems, ...parsed.problems, ...read.problems],
+    identity: `${local.identity}\0extends:${createHash('sha1').update(lockText ?? '').digest('hex')}`,
+  };
 }
 
 /** The entry kinds holding a file for this id (normally none or one); inside a transaction, as it leaves them. */
@@ -63,7 +93,14 @@ export async function findEntry(store: Store, id: string, kinds: readonly EntryK
     if (result.record === undefined) throw new ValidationError(`the entry ${id} is invalid`, result.problems, { hint: 'fix it, then run "lore validate"' });
     return result.record as EntryRecord;
   }
-  const known = (await loadEntries(store, kinds)).records.map((r) => r.id);
+  const loaded = (await loadEntries(store, kinds)).records;
+  const fromSource = loaded.find((r) => r.id === id);
+  if (fromSource !== undefined) {
+    throw new LoreError('NOT_FOUND', `${id} comes from an extends source (${fromSource.file}), not from this store`, {
+      hint: 'change it in the source repository and lore sync --update; or add an entry of the same id here, which overrides it (a source\'s critical prohibition still binds the commit guard)',
+    });
+  }
+  const known = loaded.map((r) => r.id);
   const hint = suggest(id, known);
   const where = kinds.length === 1 ? ` among ${KINDS[kinds[0]!].label}` : '';
   throw new LoreError('NOT_FOUND', `no knowledge entry with id ${JSON.stringify(id)}${where}`, { hint: hint === undefined ? 'lore list entries shows every id' : `did you mean ${hint}?` });

@@ -20,6 +20,7 @@ export const SCHEMA_NAMES = [
   'task-plan',
   'learning-capture',
   'rejection-event',
+  'extends-lock',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];

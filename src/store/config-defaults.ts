@@ -30,6 +30,7 @@ export function resolveConfig(file: LoreConfigFile): LoreConfig {
     limits: { ...DEFAULT_CONFIG.limits, ...file.limits },
   };
   if (file.project !== undefined) config.project = file.project;
+  if (file.extends !== undefined && file.extends.length > 0) config.extends = file.extends;
   return config;
 }
 

@@ -67,6 +67,9 @@ export const LOGS = {
 export const SCHEMA_COPY_DIR = 'schemas';
 export const CACHE_DIR = '.cache';
 
+/** The pins of config.yaml's extends sources (src/extends/), committed. */
+export const EXTENDS_LOCK = 'extends.lock';
+
 /** Absolute path of `.knowledge/` in a store root. */
 export function knowledgeDir(root: string): string {
   return join(root, KNOWLEDGE_DIR);

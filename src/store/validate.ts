@@ -9,7 +9,7 @@ import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js'
 import { checkAcrossRecords } from './check.js';
 import { diagnose } from './doctor.js';
 import { isTransient } from './leftovers.js';
-import { CACHE_DIR, displayPath, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
+import { CACHE_DIR, displayPath, EXTENDS_LOCK, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
 import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
@@ -90,7 +90,7 @@ async function listLogs(root: string): Promise<string[]> {
   return logs;
 }
 
-const KNOWN_TOP_LEVEL = new Set(['config.yaml', 'knowledge', 'roles', 'gates', 'modes', 'overrides', 'graph', 'turns', 'log', 'allow', SCHEMA_COPY_DIR, CACHE_DIR, '.gitattributes', '.gitignore']);
+const KNOWN_TOP_LEVEL = new Set(['config.yaml', 'knowledge', 'roles', 'gates', 'modes', 'overrides', 'graph', 'turns', 'log', 'allow', SCHEMA_COPY_DIR, CACHE_DIR, '.gitattributes', '.gitignore', EXTENDS_LOCK]);
 
 /** Files and folders that lore would silently ignore, most likely typos (prohibition/ for prohibitions/). */
 async function unknownFiles(root: string): Promise<Problem[]> {

@@ -4,7 +4,8 @@ import { LoreError, ValidationError } from '../../errors.js';
 import { loadUsageStats, type UsageStats } from '../../knowledge/stats.js';
 import { suggest } from '../../schema/suggest.js';
 import { isValidId } from '../../store/ids.js';
-import { KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
+import { KINDS, knowledgeDir, RECORD_KINDS, type EntryKindName, type RecordKindName } from '../../store/layout.js';
+import { loadEntries } from '../../knowledge/entries.js';
 import { readRecord, type StoreRecord } from '../../store/read.js';
 import { defineOp } from '../_define.js';
 import { isEntryKind, kindsFor, recordOutput, type RecordOutput } from './_records.js';
@@ -42,6 +43,12 @@ export const op = defineOp<{ id: string; kind?: string }, RecordOutput | RecordO
       if (result === undefined) continue;
       if (result.record === undefined) throw new ValidationError(`the record ${id} is invalid`, result.problems, { hint: 'fix it, then run "lore validate"' });
       found.push(result.record);
+    }
+    // An entry of an extends source (the store's own came first).
+    const entryKinds = kinds.filter(isEntryKind) as EntryKindName[];
+    if (found.length === 0 && entryKinds.length > 0 && isValidId(id)) {
+      const fromSource = (await loadEntries(store, entryKinds)).records.find((r) => r.id === id);
+      if (fromSource !== undefined) found.push(fromSource);
     }
     if (found.length === 0) {
       const hint = suggest(id, await knownIds(store.root));
