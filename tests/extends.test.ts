@@ -76,7 +76,9 @@ describe('extends: org-wide knowledge through git', () => {
     const shown = await run(repo, ['show', 'rec-small-prs']);
     assert.match(shown.stdout, /^# extends:org\/\.knowledge\/knowledge\/recommendations\/rec-small-prs\.yaml\nid: rec-small-prs\n/);
     const query = await run(repo, ['query', 'small pull requests', '--json']);
-    assert.equal((JSON.parse(query.stdout) as { recommendations: Array<{ id: string }> }).recommendations[0]!.id, 'rec-small-prs');
+    assert.deepEqual((JSON.parse(query.stdout) as { recommendations: Array<{ id: string; from?: string }> }).recommendations.map((r) => [r.id, r.from]), [['rec-small-prs', 'org']]);
+    assert.match((await run(repo, ['query', 'small pull requests'])).stdout, /\n {2}[0-9.]+ {2}rec-small-prs {2}\[medium\] Prefer small PRs \(from org\)\n/);
+    assert.match((await run(repo, ['prime'])).stdout, /\n- \*\*pro-no-eval\*\* Never use eval: Do not\. \(from org\)\n/);
     const refused = await run(repo, ['disable', 'rec-small-prs']);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /^error: rec-small-prs comes from an extends source \(extends:org\/\.knowledge\/knowledge\/recommendations\/rec-small-prs\.yaml\), not from this store\n/);

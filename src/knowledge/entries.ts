@@ -37,8 +37,13 @@ export interface LoadedEntries {
  * entries of the extends sources (see withSourceEntries).
  */
 export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
+  return withSourceEntries(store, await loadOwnEntries(store, kinds, onProgress), kinds);
+}
+
+/** The store's own entries, through the record cache: what prune and export work on (a source's entries are its own to change). */
+export async function loadOwnEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
   const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
-  return withSourceEntries(store, { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity }, kinds);
+  return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity };
 }
 
 /**
@@ -62,6 +67,11 @@ export async function withSourceEntries<R extends { id: string }>(store: Store, 
     problems: [...local.problems, ...parsed.problems, ...read.problems],
     identity: `${local.identity}\0extends:${createHash('sha1').update(lockText ?? '').digest('hex')}`,
   };
+}
+
+/** The extends source a loaded record comes from (its file is labelled extends:<source>/...), or undefined for the store's own. */
+export function sourceOf(record: { file: string }): string | undefined {
+  return record.file.startsWith('extends:') ? record.file.slice('extends:'.length).split('/')[0] : undefined;
 }
 
 /** The entry kinds holding a file for this id (normally none or one); inside a transaction, as it leaves them. */

@@ -4,7 +4,7 @@ import type { Problem } from '../errors.js';
 import { loadSchema } from '../schema/schemas.js';
 import { orderKeys } from '../store/canonical.js';
 import type { Store } from '../store/open.js';
-import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { APPLIED_KINDS, loadOwnEntries } from './entries.js';
 import { matchesFilter, type KnowledgeFilter } from './filter.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
 
@@ -19,7 +19,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'ndjson'];
  * const { entries } = await exportKnowledge({ store, filter: { types: ['prohibition'] } });
  */
 export async function exportKnowledge(options: { store: Store; filter?: KnowledgeFilter }): Promise<{ entries: EntryWithStats[]; problems: Problem[] }> {
-  const [loaded, usage] = await Promise.all([loadEntries(options.store, APPLIED_KINDS), loadUsageStats(options.store.root)]);
+  const [loaded, usage] = await Promise.all([loadOwnEntries(options.store, APPLIED_KINDS), loadUsageStats(options.store.root)]);
   const schema = loadSchema('knowledge-entry');
   const entries = loaded.records
     .map((record) => record.value)

@@ -8,7 +8,7 @@ import { priorityRank } from '../priority.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
-import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { APPLIED_KINDS, loadEntries, sourceOf } from './entries.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
 
@@ -67,7 +67,11 @@ export interface LoadedIndex {
 /** Loads the store's applied entries with their statistics and indexes them (BM25 from its snapshot when current). */
 export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
   const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
-  const entries = loaded.records.map((record) => withStats(record.value, usage.stats));
+  const entries = loaded.records.map((record) => {
+    const entry = withStats(record.value, usage.stats);
+    const from = sourceOf(record);
+    return from === undefined ? entry : { ...entry, from };
+  });
   const key = bm25SnapshotKey(loaded.identity, store.config.matching.keyword_boost);
   const snapshot = readBm25Snapshot(store.root, key);
   const index = buildKnowledgeIndex(entries, store.config.matching, snapshot?.size === entries.length ? snapshot : undefined);

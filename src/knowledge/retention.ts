@@ -6,7 +6,7 @@ import type { Store } from '../store/open.js';
 import { writeStore, type StoreTransaction } from '../store/transaction.js';
 import { removeRecord } from '../store/write.js';
 import type { KnowledgeType, RetentionConfig } from '../types.js';
-import { APPLIED_KINDS, loadEntries } from './entries.js';
+import { APPLIED_KINDS, loadOwnEntries } from './entries.js';
 import { loadUsageStats, NO_USAGE, type UsageStats } from './stats.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +49,7 @@ export async function pruneKnowledge(options: { store: Store; dryRun: boolean; n
   const now = options.now ?? new Date();
   const prune = async (tx: StoreTransaction | undefined): Promise<PruneResult> => {
     const progress = options.onProgress;
-    const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS, progress && ((done, total) => progress(done, total, 'reading entries'))), loadUsageStats(store.root)]);
+    const [loaded, usage] = await Promise.all([loadOwnEntries(store, APPLIED_KINDS, progress && ((done, total) => progress(done, total, 'reading entries'))), loadUsageStats(store.root)]);
     const removed: PruneCandidate[] = [];
     for (const [k, record] of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1)).entries()) {
       progress?.(k + 1, loaded.records.length, 'checking entries');

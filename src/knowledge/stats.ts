@@ -19,7 +19,8 @@ export interface UsageStats {
 }
 
 /** An entry with its usage statistics, as query, list, show and export return it. */
-export type EntryWithStats = KnowledgeEntry & UsageStats;
+/** An entry with its usage statistics; `from` names the extends source of an entry that is not the store's own. */
+export type EntryWithStats = KnowledgeEntry & UsageStats & { from?: string };
 
 export const NO_USAGE: Readonly<UsageStats> = Object.freeze({ timesApplied: 0, timesHelpful: 0 });
 

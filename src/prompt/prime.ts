@@ -5,7 +5,7 @@
 // cache it.
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
-import { APPLIED_KINDS, loadEntries } from '../knowledge/entries.js';
+import { APPLIED_KINDS, loadEntries, sourceOf } from '../knowledge/entries.js';
 import { loadUsageStats, NO_USAGE, type UsageStats } from '../knowledge/stats.js';
 import { compileGlob } from '../match/glob.js';
 import { compileRegex } from '../match/regex.js';
@@ -59,12 +59,16 @@ const oneLine = (text: string, max: number): string => {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 };
 
+/** The extends source each entry came from (entries of the store itself have none). */
+const SOURCES = new WeakMap<KnowledgeEntry, string>();
+
 /** One entry as a line; `whole` keeps its description and paths uncut (critical prohibitions). */
 function entryLine(entry: KnowledgeEntry, whole = false): string {
   const where = [...(entry.globs ?? []), ...(entry.patterns ?? [])];
   const shown = whole ? where : where.slice(0, 4);
   const paths = where.length === 0 ? '' : ` (paths: ${shown.join(', ')}${shown.length < where.length ? ', …' : ''})`;
-  return `- **${entry.id}** ${oneLine(entry.title, whole ? Infinity : 120)}: ${oneLine(entry.description, whole ? Infinity : 240)}${paths}`;
+  const from = SOURCES.get(entry);
+  return `- **${entry.id}** ${oneLine(entry.title, whole ? Infinity : 120)}: ${oneLine(entry.description, whole ? Infinity : 240)}${paths}${from === undefined ? '' : ` (from ${from})`}`;
 }
 
 function constraintText(item: string | PathConstraint): string {
@@ -85,6 +89,10 @@ export async function buildPrime(options: PrimeOptions): Promise<Prime> {
   const now = options.now ?? new Date();
   const paths = options.paths ?? [];
   const [loaded, pending, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadEntries(store, ['pending']), loadUsageStats(store.root)]);
+  for (const r of loaded.records) {
+    const from = sourceOf(r);
+    if (from !== undefined) SOURCES.set(r.value, from);
+  }
   const applicable = loaded.records.map((r) => r.value).filter((e) => isApplicable(e, { now, projectId: project, agentType: options.role }));
   const stats = (e: KnowledgeEntry): UsageStats => usage.stats.get(e.id) ?? NO_USAGE;
   // For the paths first, then riskier, then more often helpful, then by id: the same store gives the same order.

@@ -6,7 +6,7 @@ import { readTaskPlan, TASK_PLAN_OPTIONS } from '../_knowledge.js';
 function printMatches(ctx: CommandContext, label: string, matches: readonly ProhibitionMatch[]): void {
   for (const match of matches) {
     const { knowledge } = match;
-    ctx.print(`  ${label === 'blocker' ? ctx.style.red(label) : ctx.style.yellow(label)}  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
+    ctx.print(`  ${label === 'blocker' ? ctx.style.red(label) : ctx.style.yellow(label)}  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}${knowledge.from === undefined ? '' : ` (from ${knowledge.from})`}`);
     const unlisted = match.unlistedPaths ?? 0;
     // Paths come first in `matches`: the count of unlisted ones goes after the last listed path.
     const keywordsFrom = match.matches.findIndex((reason) => reason.kind === 'keyword');
@@ -58,7 +58,7 @@ export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?
     for (const [label, items] of [['recommendations', result.recommendations], ['learnings', result.learnings]] as const) {
       if (items.length === 0) continue;
       ctx.print(`${label} (${items.length})`);
-      for (const { knowledge } of items) ctx.print(`  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}`);
+      for (const { knowledge } of items) ctx.print(`  ${knowledge.id}  [${knowledge.priority}] ${knowledge.title}${knowledge.from === undefined ? '' : ` (from ${knowledge.from})`}`);
     }
     ctx.print(ctx.style.dim(`checked ${plural(result.checked.prohibitions, 'applicable prohibition')} against ${plural(result.checked.files, 'file change')} and the approach`));
   },

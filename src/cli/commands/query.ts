@@ -55,7 +55,7 @@ export const command = defineOpCommand<KnowledgeResult>({
     for (const [label, entries] of sections) {
       if (entries.length === 0) continue;
       ctx.print(ctx.style.bold(`${label} (${entries.length})`));
-      ctx.print(table(entries.map((e) => [`  ${e.score.toFixed(4)}`, e.id, `[${e.priority}] ${e.title}`]), ctx.columns));
+      ctx.print(table(entries.map((e) => [`  ${e.score.toFixed(4)}`, e.id, `[${e.priority}] ${e.title}${e.from === undefined ? '' : ` (from ${e.from})`}`]), ctx.columns));
     }
     ctx.print(`${ctx.style.bold(`summary (~${estimateTokens(result.summary)} tokens)`)}\n${result.summary}`);
     ctx.print(ctx.style.dim(`${result.considered} applicable entries considered; ${result.semantic.message}`));
