@@ -106,6 +106,9 @@ describe('extends: org-wide knowledge through git', () => {
     writeFiles(repo, { [prohibitionPath('pro-no-eval')]: prohibition('pro-no-eval', { priority: 'critical', title: 'Never use eval', content: ['\\beval\\('], enabled: false }) });
     gitSync(repo, ['add', '.knowledge']);
     assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'disable locally'], env)).code, 0);
+    // The knowledge base shows the version the guard applies: the source's.
+    const listed = JSON.parse((await run(repo, ['list', 'prohibitions', '--json'])).stdout) as Array<{ id: string; file: string; value: { enabled: boolean } }>;
+    assert.deepEqual(listed.map((r) => [r.id, r.file, r.value.enabled]), [['pro-no-eval', 'extends:org/.knowledge/knowledge/prohibitions/pro-no-eval.yaml', true]]);
     gitSync(repo, ['add', 'a.js']);
     assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'eval'], env)).code, 1);
 

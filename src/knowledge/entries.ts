@@ -60,11 +60,22 @@ export async function withSourceEntries<R extends { id: string }>(store: Store, 
   const cache = new GitRecordCache(store.root);
   const read = lockText !== undefined && parsed.lock === undefined ? { records: [], problems: [] } : await readSourceRecords(store.root, cache, store.config, parsed.lock, sourceKinds);
   await cache.save();
-  const own = new Set(local.records.map((r) => r.id));
+  const own = new Map(local.records.map((r) => [r.id, r]));
+  // A source's critical prohibition is not weakened by the store's own entry of its id (disabled,
+  // not critical): the commit guard applies the source's, so the knowledge base shows that one.
+  const binding = (e: KnowledgeEntry): boolean => e.type === 'prohibition' && e.priority === 'critical' && e.enabled;
+  const replaced = new Map<string, R>();
+  const notes: Problem[] = [];
+  for (const r of read.records) {
+    const mine = own.get(r.id) as unknown as EntryRecord | undefined;
+    if (mine === undefined || !binding(r.value as KnowledgeEntry) || binding(mine.value)) continue;
+    replaced.set(r.id, r as unknown as R);
+    notes.push({ severity: 'warning', file: mine.file, message: `would weaken ${r.id}, a critical prohibition of the extends source ${r.source}: the source's version applies (an allowlist record is the way past it)` });
+  }
   const fromSources = read.records.filter((r) => !own.has(r.id)) as unknown as R[];
   return {
-    records: [...local.records, ...fromSources],
-    problems: [...local.problems, ...parsed.problems, ...read.problems],
+    records: [...local.records.map((r) => replaced.get(r.id) ?? r), ...fromSources],
+    problems: [...local.problems, ...parsed.problems, ...read.problems, ...notes],
     identity: `${local.identity}\0extends:${createHash('sha1').update(lockText ?? '').digest('hex')}`,
   };
 }
