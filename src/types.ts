@@ -98,6 +98,7 @@ export interface PreTaskCheckConfig {
 export interface CaptureConfig {
   auto_capture_success: boolean;
   auto_capture_failure: boolean;
+  on_turn_record: boolean;
   require_approval: boolean;
 }
 
@@ -504,6 +505,7 @@ export interface LearningCapture extends CaptureContext {
   suggestedKeywords?: string[];
   suggestedPriority?: Priority;
   source?: 'task_success' | 'task_failure' | 'code_review';
+  sourceRef?: string;
 }
 
 /** A line of log/rejections.ndjson: a captured learning a person rejected. */

@@ -54,7 +54,7 @@ export async function concurrencyBench({ dir }: BenchContext): Promise<void> {
     process.stderr.write(`concurrency and crashes: ${runs} kills of ${c.name}...\n`);
     const summary = await crashRuns(c, { runs, seed: 2026, parallel: 2 });
     const partial = summary.partial.length + summary.invalid.length;
-    addFigure(`kill -9 during ${c.args[0] === 'graph' ? 'graph apply' : c.args[0]}: partial or invalid runs`, `${partial} of ${runs}`, `${summary.none} none, ${summary.all} all`, '0 partial, store valid');
+    addFigure(`kill -9 during ${c.args[0] === 'graph' || c.args[0] === 'turn' ? c.args.slice(0, 2).join(' ') : c.args[0]}: partial or invalid runs`, `${partial} of ${runs}`, `${summary.none} none, ${summary.all} all`, '0 partial, store valid');
   }
   rmSync(join(dir, 'adds'), { recursive: true, force: true });
   await turnRecordThroughput({ dir, store: '' });

@@ -8,11 +8,11 @@ import { validateAgainst } from '../schema/validate.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
-import { withWriteLock, writeStore } from '../store/transaction.js';
-import { putRecord, removeRecord, writeRecord } from '../store/write.js';
+import { writeStore, type StoreTransaction } from '../store/transaction.js';
+import { putRecord, removeRecord } from '../store/write.js';
 import type { KnowledgeEntry, LearningCapture, RejectionEvent } from '../types.js';
-import { DEFAULT_SIMILARITY, mostSimilar } from './duplicates.js';
-import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type EntryRecord } from './entries.js';
+import { DEFAULT_SIMILARITY, SimilarityIndex } from './duplicates.js';
+import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type Actor, type EntryRecord } from './entries.js';
 import type { EntryWriteOptions } from './manage.js';
 import { applyEdits, type Assignment, type FieldValues } from './set-fields.js';
 
@@ -49,6 +49,11 @@ export interface CaptureOptions extends EntryWriteOptions {
   threshold?: number | undefined;
 }
 
+export interface CaptureManyOptions extends Omit<CaptureOptions, 'capture'> {
+  /** Captured in order; each is also checked against those captured before it. */
+  captures: readonly LearningCapture[];
+}
+
 /** Validates capture input against schemas/learning-capture.schema.json. */
 export function assertValidCapture(capture: unknown, file = '(capture)'): asserts capture is LearningCapture {
   const issues = validateAgainst('learning-capture', capture);
@@ -69,7 +74,7 @@ function learningFrom(capture: LearningCapture, id: string, createdBy: string, a
   return {
     id, type: 'learning', title: capture.suggestedTitle, description: capture.suggestedDescription, scope: 'global',
     keywords: capture.suggestedKeywords ?? [], priority: capture.suggestedPriority ?? 'medium',
-    source: capture.source ?? (outcome === 'success' ? 'task_success' : 'task_failure'), sourceRef: taskId,
+    source: capture.source ?? (outcome === 'success' ? 'task_success' : 'task_failure'), sourceRef: capture.sourceRef ?? taskId,
     createdAt: at, updatedAt: at, createdBy, enabled: true,
     capture: { taskId, projectId, outcome, description, ...(whatWorked === undefined ? {} : { whatWorked }), ...(whatFailed === undefined ? {} : { whatFailed }), ...(rootCause === undefined ? {} : { rootCause }) },
   };
@@ -85,34 +90,64 @@ function learningFrom(capture: LearningCapture, id: string, createdBy: string, a
  * // → { status: 'pending', entry: { id: 'learn-retry-with-backoff', ... }, file: '.knowledge/knowledge/pending/learn-retry-with-backoff.yaml' }
  */
 export async function captureLearning(options: CaptureOptions): Promise<CaptureResult> {
-  const { store, capture } = options;
-  assertValidCapture(capture);
-  const refusal = captureRefusal(store, capture);
-  if (refusal !== undefined) return { status: 'not-captured', message: refusal, warnings: [] };
-  // The duplicate checks and the write under one lock: two agents capturing the same learning at once get one entry.
-  return withWriteLock(store.root, () => captureLocked(options));
+  const { capture, ...rest } = options;
+  return (await captureLearnings({ ...rest, captures: [capture] }))[0]!;
 }
 
-async function captureLocked(options: CaptureOptions): Promise<CaptureResult> {
-  const { store, capture } = options;
+/**
+ * Captures several learnings in one transaction, all or nothing: each as captureLearning would,
+ * and also refused (duplicate) when it resembles one captured before it in the same call.
+ *
+ * @example
+ * (await captureLearnings({ store, captures: [a, aReworded] })).map((r) => r.status); // → ['pending', 'duplicate']
+ */
+export async function captureLearnings(options: CaptureManyOptions): Promise<CaptureResult[]> {
+  options.captures.forEach((capture, i) => assertValidCapture(capture, options.captures.length === 1 ? '(capture)' : `(capture ${i + 1})`));
+  // The duplicate checks and the writes under one lock: two agents capturing the same learning at once get one entry.
+  return writeStore(options.store.root, 'lore capture', (tx) => stageCaptures(tx, options));
+}
+
+/**
+ * Stages captures into a transaction the caller commits (its write lock held): the checks of
+ * captureLearnings, against the store as the transaction leaves it.
+ */
+export async function stageCaptures(tx: StoreTransaction, options: CaptureManyOptions): Promise<CaptureResult[]> {
+  const { store } = options;
   const threshold = options.threshold ?? DEFAULT_SIMILARITY;
-  if (options.allowDuplicate !== true) {
-    const existing = mostSimilar(capture.suggestedTitle, capture.suggestedDescription, (await loadEntries(store)).records.map((r) => r.value), threshold);
-    if (existing !== undefined) {
-      return { status: 'duplicate', similarTo: { id: existing.match.id, similarity: existing.similarity }, message: `not captured: it resembles ${existing.match.id} (similarity ${existing.similarity})`, warnings: [] };
+  const check = options.allowDuplicate !== true;
+  const entries = new SimilarityIndex(check ? (await loadEntries(store)).records.map((r) => r.value) : []);
+  const rejections = new SimilarityIndex(check ? (await loadRejections(store.root)).rejections : []);
+  let actor: Actor | undefined;
+  const kind = store.config.capture.require_approval ? 'pending' : 'learning';
+  const taken = new Set<string>();
+  const results: CaptureResult[] = [];
+  for (const capture of options.captures) {
+    const refusal = captureRefusal(store, capture);
+    if (refusal !== undefined) {
+      results.push({ status: 'not-captured', message: refusal, warnings: [] });
+      continue;
     }
-    const rejected = mostSimilar(capture.suggestedTitle, capture.suggestedDescription, (await loadRejections(store.root)).rejections, threshold);
+    const existing = check ? entries.mostSimilar(capture.suggestedTitle, capture.suggestedDescription, threshold) : undefined;
+    if (existing !== undefined) {
+      results.push({ status: 'duplicate', similarTo: { id: existing.match.id, similarity: existing.similarity }, message: `not captured: it resembles ${existing.match.id} (similarity ${existing.similarity})`, warnings: [] });
+      continue;
+    }
+    const rejected = check ? rejections.mostSimilar(capture.suggestedTitle, capture.suggestedDescription, threshold) : undefined;
     if (rejected !== undefined) {
       const { match } = rejected;
-      return { status: 'rejected-before', similarTo: { id: match.id, similarity: rejected.similarity, reason: match.reason }, message: `not captured: it resembles ${match.id}, rejected by ${match.rejectedBy} on ${match.timestamp.slice(0, 10)}: ${match.reason}`, warnings: [] };
+      results.push({ status: 'rejected-before', similarTo: { id: match.id, similarity: rejected.similarity, reason: match.reason }, message: `not captured: it resembles ${match.id}, rejected by ${match.rejectedBy} on ${match.timestamp.slice(0, 10)}: ${match.reason}`, warnings: [] });
+      continue;
     }
+    actor ??= await resolveActor(store.root, options);
+    const entry = learningFrom(capture, await newEntryId(store.root, 'learning', capture.suggestedTitle, taken, tx), actor.name, timestamp(options.now));
+    taken.add(entry.id);
+    const written = await putRecord(tx, kind, entry);
+    // What this call captured counts as existing for the captures after it.
+    if (check) entries.add(entry);
+    const message = kind === 'pending' ? `captured ${entry.id}: waiting for review (lore approve ${entry.id} / lore reject ${entry.id} --reason ...)` : `captured ${entry.id} as a learning (capture.require_approval is false)`;
+    results.push({ status: kind === 'pending' ? 'pending' : 'added', message, entry, file: written.file, warnings: actor.warning === undefined ? [] : [actor.warning] });
   }
-  const actor = await resolveActor(store.root, options);
-  const entry = learningFrom(capture, await newEntryId(store.root, 'learning', capture.suggestedTitle), actor.name, timestamp(options.now));
-  const kind = store.config.capture.require_approval ? 'pending' : 'learning';
-  const written = await writeRecord(store.root, kind, entry);
-  const message = kind === 'pending' ? `captured ${entry.id}: waiting for review (lore approve ${entry.id} / lore reject ${entry.id} --reason ...)` : `captured ${entry.id} as a learning (capture.require_approval is false)`;
-  return { status: kind === 'pending' ? 'pending' : 'added', message, entry, file: written.file, warnings: actor.warning === undefined ? [] : [actor.warning] };
+  return results;
 }
 
 /** The learnings waiting for review, oldest first. */

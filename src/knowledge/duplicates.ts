@@ -79,13 +79,27 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
   return pairs.sort((x, y) => y.similarity - x.similarity || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : 1));
 }
 
-/** The most similar of `candidates` to a title and description, if any reaches the threshold. */
-export function mostSimilar<T extends Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>(title: string, description: string, candidates: readonly T[], threshold = DEFAULT_SIMILARITY): { match: T; similarity: number } | undefined {
-  const target = shingles(title, description);
-  let best: { match: T; similarity: number } | undefined;
-  for (const candidate of candidates) {
-    const value = jaccard(target, shingles(candidate.title, candidate.description));
-    if (value >= threshold && (best === undefined || value > best.similarity || (value === best.similarity && candidate.id < best.match.id))) best = { match: candidate, similarity: value };
+/** Candidates' shingles computed once, for checking many texts against them (a batch of captures). */
+export class SimilarityIndex<T extends Pick<KnowledgeEntry, 'id' | 'title' | 'description'>> {
+  private readonly sets: Array<{ candidate: T; shingles: Set<string> }> = [];
+
+  constructor(candidates: readonly T[] = []) {
+    for (const candidate of candidates) this.add(candidate);
   }
-  return best === undefined ? undefined : { ...best, similarity: round(best.similarity) };
+
+  /** Adds a candidate. */
+  add(candidate: T): void {
+    this.sets.push({ candidate, shingles: shingles(candidate.title, candidate.description) });
+  }
+
+  /** The most similar candidate to a title and description, if any reaches the threshold (ties: the smaller id). */
+  mostSimilar(title: string, description: string, threshold = DEFAULT_SIMILARITY): { match: T; similarity: number } | undefined {
+    const target = shingles(title, description);
+    let best: { match: T; similarity: number } | undefined;
+    for (const { candidate, shingles: set } of this.sets) {
+      const value = jaccard(target, set);
+      if (value >= threshold && (best === undefined || value > best.similarity || (value === best.similarity && candidate.id < best.match.id))) best = { match: candidate, similarity: value };
+    }
+    return best === undefined ? undefined : { ...best, similarity: round(best.similarity) };
+  }
 }

@@ -3,10 +3,11 @@
 // turn_number, then the newest timestamp, then the later line: never simply the last line.
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { isErrno, type Problem } from '../errors.js';
+import { isErrno, LoreError, UsageError, type Problem } from '../errors.js';
 import { assertRealDir } from '../fs/no-follow.js';
 import { readAtRef } from '../git/objects.js';
 import { replayLog, replayLogText, type ReplayOptions } from '../log/ndjson.js';
+import { suggest } from '../schema/suggest.js';
 import { assertValidId } from '../store/ids.js';
 import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import type { Store } from '../store/open.js';
@@ -122,6 +123,35 @@ export async function readTurnLog(options: TurnLogOptions): Promise<TurnLog> {
   const completion = lines.find((l) => (l.value as unknown as FeatureCompletion).completed === true)?.value as unknown as FeatureCompletion | undefined;
   const turns = lines.filter((l) => (l.value as unknown as FeatureCompletion).completed !== true).sort(compareTurns).map((l) => l.value);
   return { project, feature, file, ...(ref === undefined ? {} : { ref }), turns, ...(completion === undefined ? {} : { completion }), problems: result.problems };
+}
+
+/** What a turn id must be (turn-state.schema.json), checked after its length: 5 + 64 + 1 + 64 + 2 + 10 characters at most. */
+const TURN_ID = /^TURN-[A-Za-z0-9._-]+-T[0-9]+$/;
+const TURN_ID_MAX = 146;
+
+/**
+ * A recorded turn by its id, with the log of its feature. The id does not say where the feature
+ * ends (both may hold dashes), so each feature whose name starts it is read until one holds it.
+ *
+ * @example
+ * (await findTurn({ store, project: 'acme', id: 'TURN-FEAT-001-TASK-003-T2' })).turn.coach_decision; // → 'approve'
+ */
+export async function findTurn(options: { store: Store; project: string; id: string }): Promise<{ turn: TurnState; log: TurnLog }> {
+  const { store, project, id } = options;
+  if (id.length > TURN_ID_MAX || !TURN_ID.test(id)) {
+    throw new UsageError(`${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}...` : id)} is not a turn id: a turn id is TURN-{feature}-{task}-T{n}`, 'lore turn list --feature F lists the turns of a feature with their ids');
+  }
+  const features = await listTurnFeatures(store.root, project);
+  const near: string[] = [];
+  for (const feature of features.filter((f) => id.startsWith(`TURN-${f}-`))) {
+    const log = await readTurnLog({ store, project, feature });
+    const turn = log.turns.find((t) => t.id === id);
+    if (turn !== undefined) return { turn, log };
+    near.push(...log.turns.map((t) => t.id));
+  }
+  const hint = suggest(id, near);
+  const listed = features.length === 0 ? 'none' : `${features.slice(0, 10).join(', ')}${features.length > 10 ? ', ...' : ''}`;
+  throw new LoreError('NOT_FOUND', `no turn ${id} is recorded in project ${project}`, { hint: hint === undefined ? `features with turn logs in project ${project}: ${listed}` : `did you mean ${hint}?` });
 }
 
 /** How many `revise` verdicts in a row a task has had, counting back from its latest turn. */

@@ -90,4 +90,24 @@ export const PRUNE: CrashCase = {
   outcome: (root) => allOrNone(OLD - count(root, 'knowledge/recommendations'), OLD, 'entries pruned'),
 };
 
-export const CRASH_CASES: readonly CrashCase[] = [GRAPH_APPLY, IMPORT, SEED, APPROVE, REJECT, PRUNE];
+export const TURN_RECORD_CAPTURE: CrashCase = {
+  name: 'lore turn record with capture.on_turn_record (the turn and its learning)',
+  files: { '.knowledge/config.yaml': 'version: 1\nproject: shop\ncapture:\n  on_turn_record: true\n' },
+  args: ['turn', 'record', '--feature', 'FEAT-1', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'write the parser', '--coach-decision', 'revise', '--coach-reason', 'the parser drops comments', '--progress', 'parser written'],
+  outcome: (root) => {
+    const turns = logIds(root, 'turns/shop/FEAT-1.ndjson');
+    const pending = count(root, 'knowledge/pending');
+    return turns === 0 && pending === 0 ? 'none' : turns === 1 && pending === 1 ? 'all' : `${turns} turns and ${pending} pending learnings`;
+  },
+};
+
+const POINTS = 40;
+
+export const CAPTURE_REVIEW: CrashCase = {
+  name: `lore capture --from-review (${POINTS} review points)`,
+  files: { ...CONFIG, 'review.md': Array.from({ length: POINTS }, (_, i) => `- Point ${i}: keep the retry budget of client ${i} per request`).join('\n') },
+  args: ['capture', '--from-review', 'review.md', '--task-id', 'PR-7', '--allow-duplicate'],
+  outcome: (root) => allOrNone(count(root, 'knowledge/pending'), POINTS, 'pending learnings'),
+};
+
+export const CRASH_CASES: readonly CrashCase[] = [GRAPH_APPLY, IMPORT, SEED, APPROVE, REJECT, PRUNE, TURN_RECORD_CAPTURE, CAPTURE_REVIEW];

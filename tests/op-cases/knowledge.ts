@@ -1,5 +1,6 @@
 import type { OpCases } from '../helpers/op-cases.js';
 import { entry, entryFiles } from '../helpers/knowledge.js';
+import { ndjson, turn } from '../helpers/player-coach.js';
 
 const OLD = '2020-01-01T00:00:00.000Z';
 const ENTRIES = entryFiles([
@@ -14,6 +15,8 @@ const USAGE = { '.knowledge/log/applications.ndjson': '{"id":"a1","entryId":"rec
 const FILES = { ...ENTRIES, ...USAGE };
 const TASK_PLAN = (path: string, approach = 'Read the env file and retry on failure.'): string => JSON.stringify({ task: { description: 'Load the config', type: 'feature' }, plan: { approach, fileChanges: [{ path }, { path: 'src/config.ts', change: 'modify' }], technologies: ['typescript'] } });
 const CAPTURE = JSON.stringify({ taskId: 'T-9', outcome: 'failure', description: 'Retries hammered the API.', suggestedTitle: 'Back off on 429', suggestedDescription: 'Use exponential backoff with jitter when an API answers 429.', suggestedKeywords: ['retry'] });
+const TURNS = { '.knowledge/turns/shop/FEAT-1.ndjson': ndjson([turn('FEAT-1', 'TASK-1', 1, 1, { coach_reason: 'the parser drops comments', blockers_found: ['no fixtures'] }), turn('FEAT-1', 'TASK-1', 2, 2, { coach_decision: 'approve' })]) };
+const REVIEW = JSON.stringify([{ path: 'src/parse.ts', line: 3, user: { login: 'grace' }, body: 'Keep comments when parsing the config file.', html_url: 'https://github.com/acme/shop/pull/7#discussion_r1' }, { user: { login: 'ada' }, body: 'LGTM', state: 'APPROVED', html_url: 'https://github.com/acme/shop/pull/7#pullrequestreview-2' }]);
 const EXPORT = JSON.stringify([{ id: 'rec-imported', type: 'recommendation', title: 'Imported', description: 'From elsewhere.', scope: 'global', keywords: [], priority: 'medium', source: 'import', createdAt: OLD, updatedAt: OLD, createdBy: 'someone', enabled: true, timesApplied: 2, timesHelpful: 1, lastApplied: OLD }]);
 const PRUNE = { ...FILES, '.knowledge/config.yaml': 'version: 1\nproject: shop\nretention:\n  prune_low_priority: true\n' };
 
@@ -40,6 +43,10 @@ export const KNOWLEDGE_CASES: OpCases = {
     { args: ['capture', '--from-file', '-'], files: FILES, stdin: CAPTURE },
     { args: ['capture', '--task-id', 'T-9', '--outcome', 'success', '--description', 'It worked.', '--title', 'Retry with backoff', '--suggested-description', 'Fixed delays synchronise clients loading config.'], files: FILES, code: 1 },
     { args: ['capture', '--from-file', '-', '--threshold', '0.5'], files: { ...FILES, '.knowledge/config.yaml': 'version: 1\nproject: shop\ncapture:\n  auto_capture_failure: false\n' }, stdin: CAPTURE },
+    { args: ['capture', '--from-turn', 'TURN-FEAT-1-TASK-1-T1'], files: { ...FILES, ...TURNS }, op: 'learning.capture_turn' },
+    { args: ['capture', '--from-turn', 'TURN-FEAT-1-TASK-1-T2', '--project', 'shop'], files: { ...FILES, ...TURNS }, op: 'learning.capture_turn' },
+    { args: ['capture', '--from-review', '-'], files: FILES, stdin: REVIEW, op: 'learning.capture_review' },
+    { args: ['capture', '--from-review', '-', '--task-id', 'PR-7', '--allow-duplicate'], files: FILES, stdin: '- Retry with backoff\n- Keep comments when parsing the config file\n', op: 'learning.capture_review' },
   ],
   pending: [{ args: ['pending'], files: FILES }, { args: ['pending', '--similar', '0.1'], files: FILES }],
   approve: [{ args: ['approve', 'learn-pending', '--set', 'priority=high'], files: FILES, git: true }],

@@ -36,6 +36,7 @@ export const PLAYER_COACH_CASES: OpCases = {
   'turn record': [
     { args: [...RECORD, '--blocker', 'no fixtures', '--ac', 'parse=pending'] },
     { args: ['turn', 'record', '--from-file', '-', '--project', 'acme'], stdin: TURN_JSON },
+    { args: [...RECORD, '--coach-reason', 'the parser drops comments'], files: { '.knowledge/config.yaml': `${CONFIG}capture:\n  on_turn_record: true\n` } },
   ],
   'turn latest': [
     { args: ['turn', 'latest', '--feature', 'FEAT-1'] },

@@ -1,7 +1,8 @@
 import { UsageError, ValidationError } from '../../errors.js';
 import type { Store } from '../../store/open.js';
 import { parseText } from '../../store/parse.js';
-import { checkTurn, parseTurn, type RecordTurnResult } from '../../turns/record.js';
+import type { TurnRecordOutput } from '../../ops/player-coach/turn-record.js';
+import { checkTurn, parseTurn } from '../../turns/record.js';
 import type { TurnState } from '../../types.js';
 import { defineOpCommand, type CommandContext } from '../command.js';
 import { printPrune, PROJECT_OPTION, projectInput } from './_player-coach.js';
@@ -62,7 +63,7 @@ async function fromFlags(ctx: CommandContext, store: Store): Promise<Record<stri
   };
 }
 
-export const command = defineOpCommand<RecordTurnResult>({
+export const command = defineOpCommand<TurnRecordOutput>({
   name: NAME,
   summary: "record a player/coach turn in its feature's turn log",
   usage: '--feature F --task K --turn N --player-decision TEXT --coach-decision D --progress TEXT [options] | --from-file FILE|-',
@@ -74,6 +75,10 @@ export const command = defineOpCommand<RecordTurnResult>({
     'as JSON (the TurnState fields; id and timestamp are set by lore). After the write, the retention',
     'limits (turns.max_per_feature, turns.max_per_project) are applied; a log retention refuses to',
     'rewrite (a line it cannot read) is a warning: the turn is recorded all the same.',
+    '',
+    'With capture.on_turn_record (default false) the turn\'s learning is captured in the same transaction, as',
+    'lore capture --from-turn would: a revise or escalate with auto_capture_failure, a task\'s final approval',
+    'with auto_capture_success. stderr says what was captured (the pending id) or why nothing was.',
   ].join('\n'),
   options: {
     feature: { type: 'string', value: 'F', description: 'the feature (FEAT-XXX)' },
@@ -116,6 +121,9 @@ export const command = defineOpCommand<RecordTurnResult>({
   },
   print(result, ctx) {
     ctx.print(`recorded ${result.turn.id} in ${result.file} (${result.status === 'created' ? 'new turn' : 'updated'})`);
+    // What capture.on_turn_record did, on stderr: stdout stays the turn's line.
+    const { capture } = result;
+    if (capture !== null) ctx.note(capture.status === 'not-captured' ? `not captured: ${capture.message}` : capture.message);
     printPrune(ctx, result.prune, false);
   },
 });
