@@ -2,6 +2,7 @@
 // newline and the `$schema=` comment first. The same record always gives the same bytes.
 import YAML, { isScalar, Scalar, visit, type YAMLSeq } from 'yaml';
 import { resolveRef, type JsonSchema } from '../schema/schemas.js';
+import { misreadByYaml11 } from './yaml11.js';
 
 /** Orders an object's keys as its schema lists them; keys the schema does not list keep their order after. */
 export function orderKeys(value: unknown, schema: JsonSchema | undefined, root: JsonSchema): unknown {
@@ -24,26 +25,6 @@ export function orderKeys(value: unknown, schema: JsonSchema | undefined, root: 
     if (!(key in properties) && record[key] !== undefined) out[key] = orderKeys(record[key], undefined, root);
   }
   return out;
-}
-
-/**
- * Text a YAML 1.1 reader surely reads as a string: it starts with a letter and holds only letters,
- * digits, spaces and `_ . , ' ( ) / -` (no indicator, no comment), so only a whole word like `yes`,
- * `Off`, `null` or `e5` (a float to yaml's 1.1 schema) can be something else. Most titles and
- * keywords are such text, and skip the parser.
- */
-const PLAIN_WORDS = /^[A-Za-z][\w .,'()/-]*$/;
-const YAML11_WORD = /^\s*(?:y|n|yes|no|true|false|on|off|null|e[-+]?\d+)\s*$/i;
-
-/** Whether a YAML 1.1 reader (PyYAML, SnakeYAML, ...) would read this plain string as something else. */
-function misreadByYaml11(text: string): boolean {
-  if (text.length > 40 || text.includes('\n')) return false;
-  if (PLAIN_WORDS.test(text) && !YAML11_WORD.test(text)) return false;
-  try {
-    return typeof YAML.parse(text, { version: '1.1' }) !== 'string';
-  } catch {
-    return false;
-  }
 }
 
 /** Serialises a record canonically, with `comment` (the `$schema=` line) first. */

@@ -1,6 +1,6 @@
 // Parsing of record text (YAML or JSON) with positions, so that every problem can name its
 // line and column. Works on strings only; reading files is read.ts's job.
-import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
+import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
 import type { Problem } from '../errors.js';
 import type { SchemaIssue } from '../schema/validate.js';
 import { depthMessage, parseJsonText } from './json-text.js';
@@ -8,6 +8,7 @@ import type { Located, LocateRequest, ParsedText, ParseLimits } from './_parsed.
 
 export type { Located, LocateRequest, ParsedText, ParseLimits };
 import { codeFrame } from './text-position.js';
+import { readDifferentlyByYaml11, yaml11TypeOf } from './yaml11.js';
 
 export { codeFrame };
 
@@ -192,7 +193,37 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
   }
   // Aliases can nest what the document itself does not.
   if (tooDeep(value, limits.maxDepth)) return tooDeepAt(0);
+  problems.push(...yaml11Problems(doc, text, file, lineCounter, firstLine));
   return result(value);
+}
+
+/**
+ * Where a plain value YAML 1.1 reads otherwise may start (after `: `, `- `, `[`, `{` or `,`): a sign,
+ * digit or dot, or a whole word like yes, Off, e5. No `^` alternative: it would cost V8's fast scan
+ * for the first character (4x slower over 10,000 records), and a record's values never start a line.
+ */
+const YAML11_CANDIDATE = /(?:[:-][ \t]+|[[{,][ \t]*)(?:[-+]?[0-9.]|(?:y|n|yes|no|on|off|e[-+]?\d+)(?=[ \t]*(?:$|[,\]}#])))/im;
+
+/** A warning for each plain scalar a YAML 1.1 reader would read as another value (see yaml11.ts), with the quoted form to write. */
+function yaml11Problems(doc: Document, text: string, file: string, lineCounter: LineCounter, firstLine: number): Problem[] {
+  // Most records hold no candidate at all: no value starting like a number, date or dot, and no
+  // word a 1.1 reader takes for a boolean or null. Then the document is not walked.
+  if (!YAML11_CANDIDATE.test(text)) return [];
+  const problems: Problem[] = [];
+  visit(doc, {
+    Scalar(_key, node) {
+      if (node.type !== 'PLAIN' || node.range === undefined || node.range === null) return;
+      const source = text.slice(node.range[0], node.range[1]);
+      if (!readDifferentlyByYaml11(source, node.value)) return;
+      const { line, col } = lineCounter.linePos(node.range[0]);
+      const quoted = JSON.stringify(typeof node.value === 'string' ? node.value : source);
+      problems.push({
+        severity: 'warning', file, line: line + firstLine - 1, column: col, frame: codeFrame(text, line, col, source.length, firstLine),
+        message: `${source} is ${typeof node.value === 'string' ? 'a string' : `the ${typeof node.value} ${String(node.value)}`} to lore but ${yaml11TypeOf(source)} to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, ${quoted}`,
+      });
+    },
+  });
+  return problems;
 }
 
 /** Whether a text starts like JSON: its first character past blanks (and a BOM) opens an object or array. */

@@ -1,0 +1,46 @@
+// YAML 1.1 readers (PyYAML, SnakeYAML, Ruby's Psych, go-yaml v2) read some plain scalars as other
+// types than YAML 1.2 does, which lore reads: `2027-06-30` is a date to them, `yes`/`no`/`on`/`off`
+// booleans, `0755` an octal number. lore writes such strings quoted (canonical.ts) and warns about
+// unquoted ones it reads (parse.ts), so scripts in other languages read .knowledge/ as lore does.
+import YAML from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * Text a YAML 1.1 reader surely reads as a string: it starts with a letter and holds only letters,
+ * digits, spaces and `_ . , ' ( ) / -` (no indicator, no comment), so only a whole word like `yes`,
+ * `Off`, `null` or `e5` (a float to yaml's 1.1 schema) can be something else. Most titles and
+ * keywords are such text, and skip the parser.
+ */
+const PLAIN_WORDS = /^[A-Za-z][\w .,'()/-]*$/;
+const YAML11_WORD = /^\s*(?:y|n|yes|no|true|false|on|off|null|e[-+]?\d+)\s*$/i;
+
+/** What a YAML 1.1 reader makes of this plain scalar text, or undefined when surely the same string. */
+function yaml11Value(text: string): { value: unknown } | undefined {
+  if (text.length > 40 || text.includes('\n')) return undefined;
+  if (PLAIN_WORDS.test(text) && !YAML11_WORD.test(text)) return undefined;
+  try {
+    return { value: YAML.parse(text, { version: '1.1' }) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a YAML 1.1 reader would read this string, written plain, as something else. */
+export function misreadByYaml11(text: string): boolean {
+  const read = yaml11Value(text);
+  return read !== undefined && typeof read.value !== 'string';
+}
+
+/** Whether a YAML 1.1 reader would read the plain scalar `source` as another value than lore's `value`. */
+export function readDifferentlyByYaml11(source: string, value: unknown): boolean {
+  const read = yaml11Value(source);
+  if (read === undefined) return false;
+  // Dates compare by type: a 1.1 reader's Date is never lore's string.
+  return read.value instanceof Date || !isDeepStrictEqual(read.value, value);
+}
+
+/** The type a YAML 1.1 reader gives a value, in words. */
+export function yaml11TypeOf(source: string): string {
+  const value = yaml11Value(source)?.value;
+  return value instanceof Date ? 'a date' : typeof value === 'boolean' ? 'a boolean' : typeof value === 'number' ? `the number ${value}` : value === null ? 'null' : 'another value';
+}

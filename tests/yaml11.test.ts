@@ -1,0 +1,85 @@
+// Files in .knowledge/ are read by scripts in other languages, and most YAML libraries there read
+// YAML 1.1 (PyYAML, SnakeYAML): an unquoted 2027-06-30 is a date to them, yes/on booleans, 0755 an
+// octal number. lore warns about such scalars and never writes one. The `yaml` package's 1.1 mode
+// stands in for those readers here.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import YAML from 'yaml';
+import { loadSchema, SCHEMA_NAMES } from '../src/schema/schemas.js';
+import { parseText } from '../src/store/parse.js';
+import { readDifferentlyByYaml11 } from '../src/store/yaml11.js';
+import { lore } from './helpers/cli.js';
+import { gitRepo, writeFiles } from './helpers/temp.js';
+
+describe('YAML 1.1 readers', () => {
+  it('are warned about, with file, line and the quoted form, and a quoted scalar is left alone', async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': 'version: 1\n' });
+    writeFiles(repo, {
+      '.knowledge/allow/allow-x.yaml': 'id: allow-x\nentry: pro-x\npaths: [a.txt, on]\nreason: yes\nauthor: "2027-06-30"\nexpires: 2027-06-30\n',
+    });
+    const result = await lore(['validate'], { cwd: repo });
+    assert.equal(result.code, 0);
+    assert.deepEqual(result.stdout.split('\n').filter((line) => line.startsWith('.knowledge/')), [
+      '.knowledge/allow/allow-x.yaml:3:16: warning: on is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "on"',
+      '.knowledge/allow/allow-x.yaml:4:9: warning: yes is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "yes"',
+      '.knowledge/allow/allow-x.yaml:6:10: warning: 2027-06-30 is a string to lore but a date to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "2027-06-30"',
+    ]);
+  });
+
+  it('are warned about wherever a plain scalar stands: a value, a list item, a flow list or map (the prefilter hides none)', () => {
+    const samples = ['2027-06-30', '2027-6-3', 'yes', 'No', 'ON', 'off', 'y', 'n', '0755', '0b101', '0x1F', '1:20', '190:20:30.15', '1_000', '.inf', '-.5', 'e5',
+      '1e3', '12', '3.5', 'true', 'null', '~', 'word', 'Yesterday', 'note 1', 'on-call', '2027-06-30T10:00:00Z', '+12', '-0755', '.5'];
+    for (const sample of samples) {
+      const text = `k: ${sample}\nl:\n  - ${sample}\nf: [a, ${sample}]\nm: {x: ${sample}}\n`;
+      const warnings = parseText(text, 'x.yaml').problems.filter((p) => p.message.includes('YAML 1.1 readers'));
+      const expected = readDifferentlyByYaml11(sample, YAML.parse(sample)) ? 4 : 0;
+      assert.equal(warnings.length, expected, sample);
+    }
+    // The ones the issue named are among them.
+    for (const sample of ['2027-06-30', 'yes', 'no', 'on', 'off', '0755']) assert.equal(readDifferentlyByYaml11(sample, YAML.parse(sample)), true, sample);
+  });
+
+  it('read every file lore writes as lore does: each validates against its schema', async (t) => {
+    const repo = gitRepo(t);
+    const run = async (...args: string[]): Promise<void> => {
+      const result = await lore(args, { cwd: repo });
+      assert.equal(result.code, 0, `lore ${args.join(' ')}: ${result.stderr}`);
+    };
+    await run('init');
+    await run('seed');
+    // Values a 1.1 reader would retype if they were written plain.
+    await run('add', 'recommendation', '--title', 'yes', '--description', '2027-06-30', '--keyword', 'on', '--keyword', '0755', '--keyword', '1:20', '--valid-from', '2026-01-01', '--valid-until', '2027-06-30');
+    await run('add', 'prohibition', '--title', 'No', '--description', 'off', '--glob', '0755/**', '--priority', 'high');
+    await run('capture', '--task-id', '0755', '--outcome', 'success', '--description', 'yes', '--title', 'On call', '--suggested-description', 'y');
+    await run('graph', 'add-entity', '--name', '1.10', '--type', 'service', '--description', 'no', '--prop', 'version=2027-06-30');
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addFormat('date-time', true).addFormat('date', true);
+    for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
+    const schemaOf = (path: string): string | undefined => {
+      if (path === 'config.yaml') return 'config';
+      if (path.startsWith('knowledge/')) return 'knowledge-entry';
+      return { roles: 'role-constraints', gates: 'gate-profile', modes: 'implementation-mode', overrides: 'project-overrides', allow: 'allow-record', graph: 'graph-entity' }[path.split('/')[0]!];
+    };
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (name === '.cache' || name === 'schemas') continue;
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.yaml')) files.push(relative(join(repo, '.knowledge'), path));
+      }
+    };
+    walk(join(repo, '.knowledge'));
+    assert.ok(files.length >= 25, `only ${files.length} files`);
+    for (const file of files) {
+      const schema = schemaOf(file);
+      assert.ok(schema !== undefined, file);
+      const value = YAML.parse(readFileSync(join(repo, '.knowledge', file), 'utf8'), { version: '1.1' }) as unknown;
+      const validate = ajv.getSchema(`https://lore-knowledge.dev/schemas/v1/${schema}.schema.json`)!;
+      assert.ok(validate(value), `${file} read by a YAML 1.1 reader: ${ajv.errorsText(validate.errors)}`);
+    }
+  });
+});
