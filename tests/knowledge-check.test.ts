@@ -127,6 +127,15 @@ describe('lore check-plan', () => {
     assert.equal(clean.stdout.split('\n')[0], 'can proceed: no critical prohibition matches the plan');
   });
 
+  it('says that a critical prohibition matched and does not block when pre_task_check.block_on_critical is false', async (t) => {
+    const { root } = await knowledgeStore(t, CORPUS, { files: inputs, config: 'pre_task_check:\n  block_on_critical: false\n' });
+    const result = await lore(['check-plan', '--task', 'task.json', '--plan', 'plan.json'], { cwd: root });
+    assert.equal(result.code, 0);
+    const lines = result.stdout.split('\n');
+    assert.equal(lines[0], 'can proceed with 2 warnings: 1 critical prohibition matches the plan but does not block (pre_task_check.block_on_critical is false)');
+    assert.match(lines[1]!, /^ {2}warning {2}pro-env {2}\[critical\] /);
+  });
+
   it('lists every warning by default, and at most --max-warnings (plan.check lists 25 unless told), never cutting a blocker', async (t) => {
     const many = [
       entry({ id: 'pro-env', type: 'prohibition', priority: 'critical', title: 'Never commit .env files', globs: ['**/.env'] }),

@@ -48,8 +48,13 @@ export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?
   print(result, ctx) {
     if (!result.enabled) return void ctx.print(result.summary);
     const warnings = result.warnings.length + (result.warningsOmitted ?? 0);
+    // With pre_task_check.block_on_critical false a critical match is listed as a warning: say so rather than "none matches".
+    const critical = result.warnings.filter((w) => w.knowledge.priority === 'critical').length;
+    const why = critical > 0
+      ? `${plural(critical, 'critical prohibition matches', 'critical prohibitions match')} the plan but ${critical === 1 ? 'does' : 'do'} not block (pre_task_check.block_on_critical is false)`
+      : 'no critical prohibition matches the plan';
     const verdict = result.canProceed
-      ? ctx.style.green(`can proceed${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}: no critical prohibition matches the plan`)
+      ? (critical > 0 ? ctx.style.yellow : ctx.style.green)(`can proceed${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}: ${why}`)
       : ctx.style.red(`BLOCKED: ${plural(result.blockers.length, 'critical prohibition matches', 'critical prohibitions match')} the plan`);
     ctx.print(verdict);
     printMatches(ctx, 'blocker', result.blockers);
