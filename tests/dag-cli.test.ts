@@ -128,4 +128,10 @@ describe('lore dag: an actor and a critic', () => {
     const json = await loreJson<{ current: string; projects: Array<{ name: string; collision: boolean }> }>(['dag', 'projects'], { cwd });
     assert.deepEqual([json.json.current, json.json.projects.map((p) => [p.name, p.collision])], ['demo', [['demo', true]]]);
   });
+
+  it('counts only directories in a collision, not the bare name a migrated node carries', async (t) => {
+    const cwd = dagStore(t, [node('a', 1, { projectContext: '/home/me/demo' }), node('b', 2, { projectContext: '/srv/demo' }), node('c', 3, { projectContext: 'demo' })]);
+    const projects = await lore(['dag', 'projects'], { cwd });
+    assert.deepEqual([projects.stdout, projects.stderr], ['   demo  3 nodes  /home/me/demo, /srv/demo, demo\n', 'warning: project name collision: 2 different directories give the name demo\n']);
+  });
 });

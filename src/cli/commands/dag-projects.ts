@@ -1,4 +1,5 @@
 import type { ProjectsOutput } from '../../ops/dag/projects.js';
+import { distinctLocations } from '../../dag/project-name.js';
 import { defineOpCommand } from '../command.js';
 import { plural, table } from '../format.js';
 import { DAG_OPTIONS, dagInput } from './_dag.js';
@@ -20,7 +21,8 @@ export const command = defineOpCommand<ProjectsOutput>({
     }
     ctx.print(table(projects.map((p) => [p.current ? '*' : ' ', p.name, plural(p.nodes, 'node'), p.contexts.join(', ')]), ctx.columns));
     for (const p of projects.filter((x) => x.collision)) {
-      ctx.note(ctx.style.yellow(`warning: project name collision: ${p.contexts.length} different directories give the name ${p.name}`));
+      // A bare name (a migrated node's projectContext) is no directory: only located contexts count.
+      ctx.note(ctx.style.yellow(`warning: project name collision: ${distinctLocations(p.contexts).length} different directories give the name ${p.name}`));
     }
   },
 });
