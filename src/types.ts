@@ -466,6 +466,7 @@ export interface ApplicationEvent {
   helpful?: boolean;
   appliedBy?: string;
   timestamp: string;
+  undated?: true;
 }
 
 // ---------------------------------------------------------------------------

@@ -107,6 +107,22 @@ describe('lore export and import', () => {
     }
   });
 
+  it('keeps an imported lastApplied, and invents none when the export had none', async (t) => {
+    const { root } = await knowledgeStore(t, []);
+    const incoming = [
+      { id: 'rec-dated', type: 'recommendation', title: 'Dated', description: 'Applied before.', scope: 'global', keywords: [], priority: 'high', timesApplied: 3, timesHelpful: 1, lastApplied: '2026-02-01T00:00:00.000Z' },
+      { id: 'rec-undated', type: 'recommendation', title: 'Undated', description: 'Applied, when unknown.', scope: 'global', keywords: [], priority: 'high', timesApplied: 2, timesHelpful: 2 },
+    ].map((e) => JSON.stringify(e)).join('\n');
+    assert.equal((await lore(['import', '-'], { cwd: root, input: `${incoming}\n` })).code, 0);
+    const exported = await loreJson<Array<{ id: string; timesApplied: number; timesHelpful: number; lastApplied?: string }>>(['export'], { cwd: root });
+    assert.deepEqual(exported.json.map((e) => [e.id, e.timesApplied, e.timesHelpful, e.lastApplied]), [['rec-dated', 3, 1, '2026-02-01T00:00:00.000Z'], ['rec-undated', 2, 2, undefined]]);
+    // A later application dates it.
+    assert.equal((await lore(['applied', 'rec-undated', '--task', 'T-1'], { cwd: root })).code, 0);
+    const after = await loreJson<{ stats: { timesApplied: number; lastApplied?: string } }>(['show', 'rec-undated'], { cwd: root });
+    assert.equal(after.json.stats.timesApplied, 3);
+    assert.match(after.json.stats.lastApplied ?? '', /^\d{4}-\d\d-\d\dT/);
+  });
+
   it('imports into a full folder as into an empty one: ids taken on disk, hand-written .yml files, unchanged entries', async (t) => {
     // 30 entries per folder: past the point where a transaction lists a folder instead of asking per file.
     const stored = Array.from({ length: 30 }, (_, i) => entry({ id: `rec-k-${i}`, type: 'recommendation' }));

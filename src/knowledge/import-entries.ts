@@ -151,7 +151,9 @@ async function validateAll(options: ImportOptions, tx: StoreTransaction, actor: 
 function statEvents(entry: KnowledgeEntry, stats: UsageStats, appliedBy: string, at: string): ApplicationEvent[] {
   const key = createHash('sha1').update(entry.id).digest('hex').slice(0, 16);
   return Array.from({ length: stats.timesApplied }, (_, n) => ({
-    id: `imp-${key}-${n + 1}`, entryId: entry.id, taskId: 'import', ...(n < stats.timesHelpful ? { helpful: true } : {}), appliedBy, timestamp: stats.lastApplied ?? at,
+    id: `imp-${key}-${n + 1}`, entryId: entry.id, taskId: 'import', ...(n < stats.timesHelpful ? { helpful: true } : {}), appliedBy,
+    // Without the exported lastApplied the time is unknown: recorded now, marked undated, so none is invented.
+    ...(stats.lastApplied === undefined ? { timestamp: at, undated: true } : { timestamp: stats.lastApplied }),
   }));
 }
 

@@ -41,7 +41,8 @@ export async function loadUsageStats(root: string): Promise<{ stats: Map<string,
     const current = stats.get(value.entryId) ?? { timesApplied: 0, timesHelpful: 0 };
     current.timesApplied++;
     if (value.helpful === true) current.timesHelpful++;
-    if (current.lastApplied === undefined || Date.parse(value.timestamp) > Date.parse(current.lastApplied)) current.lastApplied = value.timestamp;
+    // An undated event (imported without lastApplied) counts but says nothing of when.
+    if (value.undated !== true && (current.lastApplied === undefined || Date.parse(value.timestamp) > Date.parse(current.lastApplied))) current.lastApplied = value.timestamp;
     stats.set(value.entryId, current);
   }
   return { stats, problems: replay.problems };
