@@ -90,6 +90,8 @@ describe('building the coach prompt', () => {
       turn('F', 'T', 1, 5, { progress_summary: 'progress 1, updated' }),
     ];
     const { store } = await seededStore(t, { '.knowledge/turns/demo/F.ndjson': ndjson(lines) });
+    const past = await buildCoachPrompt({ store, taskType: 'feature', complexity: 5, feature: 'F', task: 'T', turn: 56, maxTurns: 3 });
+    assert.equal(past.text.split('\n\n')[2]!.split('\n')[0], '## Previous Turn Context (Turn 56, past the 3 planned)');
     const built = await buildCoachPrompt({ store, taskType: 'feature', complexity: 5, feature: 'F', task: 'T', turn: 4, maxTurns: 5 });
     assert.equal(built.previous?.id, 'TURN-F-T-T3');
     assert.deepEqual(built.escalation, { task: 'T', streak: 3 });

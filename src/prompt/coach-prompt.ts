@@ -62,12 +62,13 @@ export function formatGateSection(p: GateProfile, complexity: number): string {
   ].join('\n');
 }
 
-/** The "## Previous Turn Context (Turn N of M)" section; N is the turn the prompt is for. */
+/** The "## Previous Turn Context (Turn N of M)" section; N is the turn the prompt is for ("Turn N, past the M planned" beyond M). */
 export function formatPreviousTurn(previous: TurnState, turn: number, maxTurns: number, escalation: Escalation | null): string {
   const ac = Object.entries(previous.acceptance_criteria_status);
   const decision = previous.coach_decision.toUpperCase();
   const lines = [
-    `## Previous Turn Context (Turn ${turn} of ${maxTurns})`,
+    // "Turn 56 of 3" would say nothing true: past the planned turns the heading says so.
+    `## Previous Turn Context (${turn <= maxTurns ? `Turn ${turn} of ${maxTurns}` : `Turn ${turn}, past the ${maxTurns} planned`})`,
     previous.progress_summary,
     `AC status: ${ac.length === 0 ? 'None' : `{${ac.map(([id, status]) => `${id}: ${status}`).join(', ')}}`}`,
     `Blockers: ${joined(previous.blockers_found)}`,
