@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/registry.js';
+import { distance } from '../src/schema/suggest.js';
 import { execFile } from 'node:child_process';
 import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
@@ -159,6 +160,11 @@ describe('the CLI', () => {
   it('turns unknown commands and options into usage errors (exit 2) with a suggestion', async (t) => {
     const dir = tempDir(t);
     assert.deepEqual(await lore(['valdate'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: unknown command "valdate"\nhint: did you mean "lore validate"?\n' });
+    // Two letters swapped are one edit: lsit is list, not init.
+    assert.deepEqual(await lore(['lsit'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: unknown command "lsit"\nhint: did you mean "lore list"?\n' });
+    assert.deepEqual([distance('lsit', 'list'), distance('lsit', 'init'), distance('ca', 'abc'), distance('prohibitoin', 'prohibition')], [1, 2, 3, 1]);
+    // A misspelt type word is named as the user gave it, not as an option they never typed.
+    assert.deepEqual(await lore(['add', 'prohibitoin', '--title', 'x', '--description', 'y'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: the type must be one of recommendation, prohibition, learning (found "prohibitoin")\nhint: did you mean prohibition?\n' });
     assert.deepEqual(await lore(['list', '--jsn'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: unknown option --jsn for lore list\nhint: did you mean --json?\n' });
     assert.deepEqual(await lore(['show'], { cwd: dir }), { code: 2, stdout: '', stderr: 'error: lore show needs <id>\nhint: usage: lore show <id> [options]\n' });
     const json = await loreJson<{ error: { code: string; message: string } }>(['show', 'x', 'y'], { cwd: dir });

@@ -31,14 +31,14 @@ function bounds(spec: OptionSpec, whole: boolean): string {
 }
 
 /** One value of an option, converted to its type. */
-export function convertValue(name: string, spec: OptionSpec, raw: string): string | number {
+export function convertValue(name: string, spec: OptionSpec, raw: string, label = `--${name}`): string | number {
   switch (spec.type) {
     case 'integer':
     case 'number': {
       const whole = spec.type === 'integer';
       const value = Number(raw);
       const ok = raw.trim() !== '' && (whole ? /^-?\d+$/.test(raw.trim()) : Number.isFinite(value)) && (spec.min === undefined || value >= spec.min) && (spec.max === undefined || value <= spec.max);
-      if (!ok) throw new UsageError(`--${name} must be ${bounds(spec, whole)} (found ${JSON.stringify(raw)})`);
+      if (!ok) throw new UsageError(`${label} must be ${bounds(spec, whole)} (found ${JSON.stringify(raw)})`);
       return value;
     }
     case 'enum': {
@@ -47,11 +47,11 @@ export function convertValue(name: string, spec: OptionSpec, raw: string): strin
       const singular = raw.replace(/s$/, '');
       if (allowed.includes(singular)) return singular;
       const hint = suggest(raw, allowed);
-      throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (found ${JSON.stringify(raw)})`, hint === undefined ? undefined : `did you mean ${hint}?`);
+      throw new UsageError(`${label} must be one of ${allowed.join(', ')} (found ${JSON.stringify(raw)})`, hint === undefined ? undefined : `did you mean ${hint}?`);
     }
     case 'date': {
       const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00.000Z` : raw);
-      if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be a date like 2026-01-31 or 2026-01-31T12:00:00Z (found ${JSON.stringify(raw)})`);
+      if (Number.isNaN(date.getTime())) throw new UsageError(`${label} must be a date like 2026-01-31 or 2026-01-31T12:00:00Z (found ${JSON.stringify(raw)})`);
       return date.toISOString();
     }
     default:

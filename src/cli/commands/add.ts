@@ -79,8 +79,9 @@ export const command = defineOpCommand<AddOutput>({
     const file = path === undefined ? undefined : await fromFile(ctx, path);
     const typeWord = ctx.args[0] ?? (typeof file?.value.type === 'string' ? file.value.type : undefined);
     if (typeWord === undefined) throw new UsageError('lore add needs a type: recommendation, prohibition or learning', 'usage: lore add <recommendation|prohibition|learning> [options]');
-    // The type word is read as --type would be: one checker for every enum (plurals accepted).
-    const type = convertValue('type', { type: 'enum', values: TYPES, description: '' }, typeWord) as AddInput['type'];
+    // The type word is checked as an enum option is (plurals accepted), and named as the user gave it.
+    const label = ctx.args[0] === undefined ? `the type in ${file!.file}` : 'the type';
+    const type = convertValue('type', { type: 'enum', values: TYPES, description: '' }, typeWord, label) as AddInput['type'];
     const entry = fromFlags(ctx, file?.value ?? {}) as Partial<KnowledgeEntry>;
     return { type, entry, ...(file === undefined ? {} : { file: file.file }) };
   },
