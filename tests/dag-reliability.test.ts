@@ -83,16 +83,21 @@ describe('thought log reliability', () => {
     gitSync(repo, ['checkout', '-q', '-b', 'feature-b', 'main']);
     await append('b1', ['base']);
     await append('b2', ['b1']);
+    await (await Dag.open({ root: repo })).critic({ target: 'base', verdict: 'approved', id: 'cb' });
     commit('b');
     gitSync(repo, ['checkout', '-q', 'feature-a']);
     gitSync(repo, ['merge', '-q', '--no-edit', 'feature-b']);
     assert.equal(gitSync(repo, ['status', '--porcelain']), '');
     const dag = await Dag.open({ root: repo, defaultProject: 'shop' });
     assert.deepEqual(dag.problems, []);
-    assert.deepEqual([...dag.stateOf().nodes.keys()].sort(), ['a1', 'b1', 'b2', 'base', 'ca']);
-    assert.deepEqual(dag.get('base').children, ['ca']);
-    assert.deepEqual(dag.children('base').map((n) => n.id).sort(), ['a1', 'b1', 'ca']);
-    assert.deepEqual(dag.heads().map((n) => n.id).sort(), ['a1', 'b2', 'ca']);
+    assert.deepEqual([...dag.stateOf().nodes.keys()].sort(), ['a1', 'b1', 'b2', 'base', 'ca', 'cb']);
+    // Each branch rewrote base with its own critic; the latest line names one. Both views derive
+    // children from parents: get lists both critics, as children does.
+    assert.deepEqual(dag.children('base').map((n) => n.id).sort(), ['a1', 'b1', 'ca', 'cb']);
+    assert.deepEqual(dag.get('base').children, dag.children('base').map((n) => n.id));
+    const got = await lore(['dag', 'get', 'base', '--project', 'shop', '--json'], { cwd: repo });
+    assert.deepEqual((JSON.parse(got.stdout) as { children: string[] }).children.sort(), ['a1', 'b1', 'ca', 'cb']);
+    assert.deepEqual(dag.heads().map((n) => n.id).sort(), ['a1', 'b2', 'ca', 'cb']);
     assert.equal((await lore(['validate'], { cwd: repo })).code, 0);
   });
 

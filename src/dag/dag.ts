@@ -193,12 +193,18 @@ export class Dag {
     return this.state.project(this.project(options.project));
   }
 
-  /** The node with this id (its latest version); throws NOT_FOUND. */
+  /**
+   * The node with this id (its latest version); throws NOT_FOUND. Its `children` are the nodes
+   * naming it as a parent, as `children` (the query) gives them: after a union merge of two
+   * branches that each reviewed it, the latest line of the node lists only its own branch's critic.
+   */
   get(id: string, options: ProjectOption = {}): DagNode {
     const state = this.stateOf(options);
     const node = state.nodes.get(id);
     if (node === undefined) throw notFound(id, state);
-    return node;
+    const derived = state.children(id).map((child) => child.id);
+    const same = derived.length === node.children.length && derived.every((child, i) => node.children[i] === child);
+    return same ? node : { ...node, children: derived };
   }
 
   /** The nodes whose parents include `id`, oldest first. */
