@@ -19,7 +19,7 @@ const PRO = '.knowledge/knowledge/prohibitions';
 
 /** A valid prohibition as YAML (without the schema comment line lore writes). */
 function entryYaml(id: string): string {
-  return `id: ${id}\ntype: prohibition\ntitle: T\ndescription: D\nscope: global\nkeywords: []\npriority: high\nsource: manual\ncreatedAt: 2026-01-01T00:00:00.000Z\nupdatedAt: 2026-01-01T00:00:00.000Z\ncreatedBy: me\nenabled: true\n`;
+  return `id: ${id}\ntype: prohibition\ntitle: T\ndescription: D\nscope: global\nkeywords: []\npriority: high\nsource: manual\ncreatedAt: "2026-01-01T00:00:00.000Z"\nupdatedAt: "2026-01-01T00:00:00.000Z"\ncreatedBy: me\nenabled: true\n`;
 }
 
 /** The store files of one prohibition whose description holds `bytes` (raw, maybe not UTF-8). */

@@ -32,8 +32,8 @@ tests:
     - plan: We commit .env files for CI.
 priority: critical
 source: manual
-createdAt: 2026-01-01T00:00:00.000Z
-updatedAt: 2026-01-01T00:00:00.000Z
+createdAt: "2026-01-01T00:00:00.000Z"
+updatedAt: "2026-01-01T00:00:00.000Z"
 createdBy: test
 enabled: true
 `;
