@@ -122,7 +122,7 @@ describe('approving and rejecting', () => {
     assert.deepEqual({ ...line, timestamp: 'T' }, { id: pendingEntry.id, title: CAPTURE.suggestedTitle, description: CAPTURE.suggestedDescription, reason: 'covered by rec-retry-policy', rejectedBy: 'unknown', taskId: 'TASK-42', timestamp: 'T' });
     const again = await lore(CAPTURE_FLAGS, { cwd: root });
     assert.equal(again.code, 1);
-    assert.match(again.stdout, /^rejected-before: not captured: it resembles learn-retry-with-exponential-backoff, rejected by unknown on \d{4}-\d\d-\d\d: covered by rec-retry-policy\nhint: lore show learn-retry-with-exponential-backoff; --allow-duplicate captures it anyway\n$/);
+    assert.match(again.stdout, /^rejected-before: not captured: it resembles learn-retry-with-exponential-backoff, rejected by unknown on \d{4}-\d\d-\d\d: covered by rec-retry-policy\nhint: the rejection is recorded in \.knowledge\/log\/rejections\.ndjson \(grep learn-retry-with-exponential-backoff\); --allow-duplicate captures it anyway\n$/);
     const forced = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--allow-duplicate'], { cwd: root });
     assert.deepEqual([forced.code, forced.json.status], [0, 'pending']);
     assert.equal((await lore(['validate'], { cwd: root })).code, 0);

@@ -5,6 +5,7 @@ import { MAX_REVIEW_BYTES } from '../../knowledge/review-points.js';
 import type { CaptureInput } from '../../ops/knowledge/capture.js';
 import type { CaptureReviewInput } from '../../ops/knowledge/capture-review.js';
 import type { CaptureTurnInput } from '../../ops/knowledge/capture-turn.js';
+import { LOGS } from '../../store/layout.js';
 import { parseText } from '../../store/parse.js';
 import type { LearningCapture } from '../../types.js';
 import { defineOpCommand, type CommandContext, type OptionSpec } from '../command.js';
@@ -148,7 +149,11 @@ export const command = defineOpCommand<CaptureResult | ReviewCaptureResult>({
   exit: (output) => (!isReview(output) && refused(output) ? 1 : 0),
   print(result, ctx) {
     if (isReview(result)) printReview(result, ctx);
-    else if (refused(result)) ctx.print(`${ctx.style.yellow(result.status)}: ${result.message}\nhint: lore show ${result.similarTo!.id}; --allow-duplicate captures it anyway`);
+    else if (refused(result)) {
+      // A rejected learning's file is gone: its record is the rejection log's line.
+      const where = result.status === 'rejected-before' ? `the rejection is recorded in .knowledge/${LOGS.rejections} (grep ${result.similarTo!.id})` : `lore show ${result.similarTo!.id}`;
+      ctx.print(`${ctx.style.yellow(result.status)}: ${result.message}\nhint: ${where}; --allow-duplicate captures it anyway`);
+    }
     else ctx.print(result.status === 'not-captured' ? `not captured: ${result.message}` : result.message);
   },
 });
