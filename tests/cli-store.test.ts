@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/registry.js';
 import { distance } from '../src/schema/suggest.js';
 import { execFile } from 'node:child_process';
-import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
+import { assertNotInRepository, LORE_BIN, lore, loreJson } from './helpers/cli.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -135,6 +136,15 @@ describe('lore list, show and status', () => {
     const unknown = await lore(['show', 'MODE-dirct'], { cwd: repo });
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr, 'error: no record with id "MODE-dirct"\nhint: did you mean MODE-direct?\n');
+  });
+
+  it("never lets a test run a writing command in lore's own checkout", () => {
+    for (const cwd of [REPO_ROOT, join(REPO_ROOT, 'hooks')]) {
+      assert.throws(() => assertNotInRepository(['hook', 'install'], cwd), /a test ran "lore hook install" in .*, inside lore's own checkout/);
+      assert.throws(() => assertNotInRepository(['init'], cwd), /inside lore's own checkout/);
+      assertNotInRepository(['status'], cwd);
+    }
+    assertNotInRepository(['hook', 'install'], tmpdir());
   });
 
   it('reports this repository\'s own store as valid (what npm start runs)', async () => {

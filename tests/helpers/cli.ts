@@ -1,5 +1,6 @@
 // Runs the built CLI as a real child process, the way people and agents run it.
 import { execFile } from 'node:child_process';
+import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testEnv } from './temp.js';
 
@@ -18,8 +19,26 @@ export interface RunOptions {
   input?: string;
 }
 
+/** This checkout of lore: tests run lore in temporary directories, never here. */
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Commands that only read, which a test may run on this repository's own store. */
+const READ_ONLY = new Set(['status', 'validate', 'list', 'show', 'query', '--help', '--version']);
+
+/**
+ * Refuses to run a command that may write in this repository's working tree (a test that ran
+ * `lore hook install` here once left a line in hooks/pre-commit).
+ */
+export function assertNotInRepository(args: readonly string[], cwd: string): void {
+  const inside = resolve(cwd) === resolve(REPOSITORY) || resolve(cwd).startsWith(resolve(REPOSITORY) + sep);
+  if (inside && !READ_ONLY.has(args[0] ?? '')) {
+    throw new Error(`a test ran "lore ${args.join(' ')}" in ${cwd}, inside lore's own checkout: run it in a temporary directory (tests/helpers/temp.ts)`);
+  }
+}
+
 /** Runs `lore <args>`; never throws on a non-zero exit. */
 export function lore(args: string[], options: RunOptions): Promise<CliResult> {
+  assertNotInRepository(args, options.cwd);
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [LORE_BIN, ...args], { cwd: options.cwd, env: options.env ?? testEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') return reject(error);
