@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { buildTurn, recordTurn } from '../src/turns/record.js';
 import type { TurnState } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { config, ndjson, seededStore, turn } from './helpers/player-coach.js';
+import { gitRepo, gitSync } from './helpers/temp.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/turn-worker.mjs', import.meta.url));
 const LOG = '.knowledge/turns/demo/F.ndjson';
@@ -30,6 +31,38 @@ function runWorker(args: string[]): Promise<string[]> {
 }
 
 describe('turn log reliability', () => {
+  it('says in lore validate when a merge joined two branches that recorded one turn with different values', async (t) => {
+    const repo = gitRepo(t);
+    assert.equal((await lore(['init', '--no-starter'], { cwd: repo })).code, 0);
+    const record = async (decision: string, progress: string): Promise<void> => {
+      const result = await lore(['turn', 'record', '--feature', 'F', '--task', 'K', '--turn', '1', '--player-decision', 'p', '--coach-decision', decision, '--progress', progress], { cwd: repo });
+      assert.equal(result.code, 0, result.stderr);
+    };
+    const commit = (message: string): void => {
+      gitSync(repo, ['add', '-A']);
+      gitSync(repo, ['commit', '-q', '--no-verify', '-m', message]);
+    };
+    await record('revise', 'base');
+    commit('base');
+    // Branch a revises turn 1 again; branch b, from main, approves it.
+    gitSync(repo, ['checkout', '-q', '-b', 'a']);
+    await record('revise', 'on a');
+    commit('a');
+    gitSync(repo, ['checkout', '-q', '-b', 'b', 'main']);
+    await record('approve', 'on b');
+    commit('b');
+    gitSync(repo, ['checkout', '-q', 'a']);
+    gitSync(repo, ['merge', '-q', '--no-edit', 'b']);
+    const merge = gitSync(repo, ['rev-parse', 'HEAD']).trim();
+    const [a, b] = ['a', 'b'].map((branch) => gitSync(repo, ['rev-parse', `${branch === 'a' ? 'HEAD^1' : 'b'}`]).trim());
+    const log = (await lore(['validate'], { cwd: repo })).stdout;
+    const project = readdirSync(join(repo, '.knowledge/turns'))[0]!;
+    assert.equal(log, [
+      `.knowledge/turns/${project}/F.ndjson: warning: turn TURN-F-K-T1 was recorded on both branches of merge ${merge.slice(0, 12)} with different values (${a!.slice(0, 12)} and ${b!.slice(0, 12)}): lore reads the version with the later timestamp, and the other branch's values are hidden; record the turn again with the values that hold`,
+      'checked 11 record files and 1 log: 0 errors, 1 warning', '',
+    ].join('\n'));
+  });
+
   it('reads back a 2 MiB turn whole, and the turn recorded after it', async (t) => {
     const { root } = await seededStore(t, { '.knowledge/config.yaml': config('limits:\n  max_file_bytes: 4194304\n') });
     const summary = 'x'.repeat(2 * 1024 * 1024);

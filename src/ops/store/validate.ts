@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Problem } from '../../errors.js';
 import { configuredSources, hasCommit, LOCK_PATH, lockProblems, notFetched, parseLock } from '../../extends/sources.js';
 import { readTextIfExists } from '../../fs/read-text.js';
+import { turnMergeForks } from '../../turns/merge-forks.js';
 import { runRuleTests } from '../../guard/rule-tests.js';
 import type { StoreRecord } from '../../store/read.js';
 import { validateStore } from '../../store/validate.js';
@@ -47,7 +48,7 @@ export const op = defineOp<Record<string, never>, ValidateOutput>({
   async run(_input, { ws, progress }) {
     const store = await ws.store({ allowInvalidConfig: true });
     const report = await validateStore(store, { onProgress: (done, total) => progress(done, total, 'reading record files'), check: ruleTestProblems });
-    const extended = await extendsProblems(store.root, store.config);
+    const extended = [...(await extendsProblems(store.root, store.config)), ...(await turnMergeForks(store.root))];
     const errors = report.errors + extended.filter((p) => p.severity === 'error').length;
     const warnings = report.warnings + extended.filter((p) => p.severity === 'warning').length;
     return { valid: report.valid && errors === report.errors, files: report.files, logs: report.logs.length, records: report.records.length, errors, warnings, problems: sortProblems([...report.problems, ...extended]) };
