@@ -209,6 +209,12 @@ describe('extends: org-wide knowledge through git', () => {
     assert.match(path.stderr, /^error: source org has no folder teams\/web at [0-9a-f]{12} \(HEAD of /);
     assert.equal(readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8').includes('teams/web'), true);
     assert.throws(() => readFileSync(join(repo, '.knowledge/extends.lock')));
+    // A remote helper runs a command: never fetched.
+    await run(repo, ['extends', 'rm', 'org']);
+    await run(repo, ['extends', 'add', 'ext::sh -c touch% /tmp/lore-pwned', '--name', 'evil']);
+    const evil = await run(repo, ['sync']);
+    assert.equal(evil.code, 2);
+    assert.match(evil.stderr, /^error: source evil: ext::sh -c touch% \/tmp\/lore-pwned is not a git URL lore fetches/);
     // An option posing as a url, and a path that climbs out, are not sources.
     assert.match((await run(repo, ['extends', 'add', '--', '--upload-pack=touch x'])).stderr, /the source would make \.knowledge\/config\.yaml invalid/);
     assert.match((await run(repo, ['extends', 'add', org.bare, '--name', 'up', '--path', '../outside'])).stderr, /the source would make \.knowledge\/config\.yaml invalid/);

@@ -102,10 +102,16 @@ export async function fetchSource(root: string, source: ResolvedSource, env?: No
     mkdirSync(where.cwd, { recursive: true });
     await git(['init', '-q', '--bare', where.cwd], where);
   }
+  // A url from a committed config.yaml is untrusted: only the transports that fetch data, never
+  // a remote helper (`ext::sh -c ...` runs a command) or an unknown scheme.
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(source.url)?.[1]?.toLowerCase();
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source.url) || (scheme !== undefined && !['https', 'http', 'ssh', 'git', 'file'].includes(scheme))) {
+    throw new LoreError('USAGE', `source ${source.name}: ${source.url} is not a git URL lore fetches (https, ssh, git, file, user@host:path or a path)`, { hint: 'fix its url in .knowledge/config.yaml' });
+  }
   // A relative path is the repository holding .knowledge/'s neighbour, not the cache's.
-  const url = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]+@[^/]+:/.test(source.url) ? source.url : resolve(root, source.url);
-  // No tags, no submodules, nothing run: objects only. `--` keeps a url or ref from reading as an option.
-  const fetched = await gitOutcome(['-c', 'protocol.file.allow=always', 'fetch', '--no-tags', '--no-recurse-submodules', '--quiet', '--', url, source.ref], where);
+  const url = scheme !== undefined || /^[^/]+@[^/]+:/.test(source.url) ? source.url : resolve(root, source.url);
+  // No tags, no submodules, no remote helper, nothing run: objects only. `--` keeps a url or ref from reading as an option.
+  const fetched = await gitOutcome(['-c', 'protocol.file.allow=always', '-c', 'protocol.ext.allow=never', 'fetch', '--no-tags', '--no-recurse-submodules', '--quiet', '--', url, source.ref], where);
   if (fetched.code !== 0) throw fetchError(source, fetched.output.trim().split('\n').slice(-3).join('; '));
   const commit = (await git(['rev-parse', '--verify', '--quiet', 'FETCH_HEAD^{commit}'], where)).trim();
   return commit;
