@@ -99,7 +99,7 @@ describe('extends: org-wide knowledge through git', () => {
     gitSync(repo, ['add', 'a.js']);
     const blocked = await gitRun(repo, ['commit', '-q', '-m', 'eval'], env);
     assert.equal(blocked.code, 1);
-    assert.match(blocked.stderr, /\nBLOCKED pro-no-eval \[critical\] Never use eval\n {2}a\.js:1:11: matched "eval\(" /);
+    assert.match(blocked.stderr, /\nBLOCKED pro-no-eval \[critical\] Never use eval \(from org\)\n {2}a\.js:1:11: matched "eval\(" /);
 
     // Disabled locally (the same id, committed): the source's critical version still binds the guard.
     gitSync(repo, ['reset', '-q']);

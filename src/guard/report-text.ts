@@ -43,7 +43,9 @@ function where(f: Finding): string {
 export function findingLines(f: Finding, label: string): string[] {
   const what = f.kind === 'path' ? `path matches ${f.matcher}` : f.kind === 'role' ? `matches ${f.matcher}` : `matched ${JSON.stringify(f.text)} (${f.matcher})`;
   const origin = f.origin === 'change' ? ' [rule added by this change]' : '';
-  return [`${label} ${f.entryId} [${f.priority}] ${f.title}${origin}`, `  ${where(f)}: ${what}`, `  how to proceed: ${howToProceed(f)}`];
+  // A rule of an extends source (its file is labelled extends:<source>/...) says where it comes from.
+  const source = f.ruleFile.startsWith('extends:') ? ` (from ${f.ruleFile.slice('extends:'.length).split('/')[0]})` : '';
+  return [`${label} ${f.entryId} [${f.priority}] ${f.title}${source}${origin}`, `  ${where(f)}: ${what}`, `  how to proceed: ${howToProceed(f)}`];
 }
 
 /** The verdict line. */
