@@ -257,3 +257,16 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   await page.locator('.banner.problems').waitFor({ state: 'detached', timeout: 3000 });
   assert.equal(await page.locator('h1.entry-title').textContent(), 'Use strict mode everywhere');
 });
+
+test("the knowledge table marks an extends source's entries with the source they come from", async (t) => {
+  const org = gitRepo(t, { '.knowledge/config.yaml': 'version: 1\n', ...entryFiles([entry({ id: 'rec-org-reviews', title: 'Two reviewers', description: 'Every change gets two reviews.' })]) });
+  const root = gitRepo(t, FILES);
+  assert.equal((await lore(['extends', 'add', org, '--name', 'acme'], { cwd: root })).code, 0);
+  assert.equal((await lore(['sync'], { cwd: root })).code, 0);
+  const daemon = await startDaemon(t, root);
+  const page = await openPage(t, await browser(t), `${daemon.url}/#/knowledge`);
+  await waitForIds(page, ['learn-retry', 'pro-env', 'rec-org-reviews', 'rec-strict']);
+  assert.equal(await page.locator('tr[data-id="rec-org-reviews"] .sub .badge').textContent(), 'from acme');
+  assert.equal(await page.locator('tr[data-id="rec-strict"] .sub .badge').count(), 0);
+  await screenshot(page, 'knowledge-extends');
+});

@@ -152,7 +152,7 @@ function EntryRow({ row, searching, navigate }: { row: Row; searching: boolean; 
   const stats = row.record.stats;
   return html`<tr class=${`clickable${e.enabled ? '' : ' disabled'}`} data-id=${e.id} onClick=${() => navigate('knowledge', e.id)}>
     ${searching ? html`<td class="num mono">${row.score === undefined ? '—' : row.score.toFixed(2)}</td>` : ''}
-    <td class="entry-cell"><a href=${`#/knowledge/${encodeURIComponent(e.id)}`} class="title">${e.title}</a><div class="sub"><code>${e.id}</code> · ${e.description}</div></td>
+    <td class="entry-cell"><a href=${`#/knowledge/${encodeURIComponent(e.id)}`} class="title">${e.title}</a><div class="sub"><code>${e.id}</code>${row.record.file.startsWith('extends:') ? html` · <span class="badge" title=${row.record.file}>from ${row.record.file.slice('extends:'.length).split('/')[0]}</span>` : ''} · ${e.description}</div></td>
     <td><${TypeBadge} type=${e.type} /></td>
     <td><${PriorityBadge} priority=${e.priority} /></td>
     <td>${e.scope}${e.projectId === undefined ? '' : html`<div class="sub">${e.projectId}</div>`}${e.agentTypes === undefined ? '' : html`<div class="sub">${e.agentTypes.join(', ')}</div>`}</td>
