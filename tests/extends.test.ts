@@ -2,13 +2,13 @@
 // of the store (list, show, query, the hook, CI's range check, lore diff, validate) using the pinned
 // sources offline. The organisation's source is a real bare repository on disk.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { lore } from './helpers/cli.js';
 import { envWithLore, gitRun, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
-import { gitRepo, gitSync, tempDir, writeFiles } from './helpers/temp.js';
+import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const EVAL = prohibition('pro-no-eval', { priority: 'critical', title: 'Never use eval', content: ['\\beval\\('] });
 const CONFIG = '# our settings\nversion: 1\nproject: app # this repository\n';
@@ -132,6 +132,7 @@ describe('extends: org-wide knowledge through git', () => {
     assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env)).code, 0);
     const pin = org.head().slice(0, 12);
 
+    rmSync(join(repo, '.git/lore'), { recursive: true });
     rmSync(join(repo, '.knowledge/.cache'), { recursive: true });
     writeFiles(repo, { 'b.txt': 'fine\n' });
     gitSync(repo, ['add', 'b.txt']);
@@ -193,6 +194,49 @@ describe('extends: org-wide knowledge through git', () => {
       '### Recommendations', '', '- changed `rec-small-prs` Prefer small PRs (from org): priority changed from medium to high', '',
       '### Prohibitions', '', '- ⬆️ added `pro-no-console` No console.log (from org)', '',
     ].join('\n'));
+  });
+
+  it("keeps the fetched sources inside git's folder, where no clone can bring hooks or replaced objects", async (t) => {
+    const org = orgSource(t);
+    const { repo, env } = await app(t);
+    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
+    await run(repo, ['sync']);
+    assert.equal(existsSync(join(repo, '.git/lore/extends/org.git/HEAD')), true);
+    assert.deepEqual(readdirSync(join(repo, '.git/lore/extends/org.git')).filter((f) => f === 'hooks'), []);
+    assert.equal(existsSync(join(repo, '.knowledge/.cache/extends')), false);
+    gitSync(repo, ['add', '-A']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env)).code, 0);
+    // A replace ref that swaps the pinned commit for one without the rule is not honoured.
+    const bare = join(repo, '.git/lore/extends/org.git');
+    const pin = org.head();
+    // The empty tree, which every git repository knows.
+    const empty = gitSync(bare, ['commit-tree', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', '-m', 'nothing'], testEnv()).trim();
+    gitSync(bare, ['replace', pin, empty]);
+    rmSync(join(repo, '.knowledge/.cache'), { recursive: true, force: true });
+    writeFiles(repo, { 'a.js': 'eval("1");\n' });
+    gitSync(repo, ['add', 'a.js']);
+    const blocked = await gitRun(repo, ['commit', '-q', '-m', 'eval'], env);
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, /BLOCKED pro-no-eval \[critical\] Never use eval \(from org\)/);
+  });
+
+  it("applies a source's rules before .knowledge/ is first committed, and refuses two sources of one name", async (t) => {
+    const org = orgSource(t);
+    const repo = gitRepo(t, { 'README.md': 'app\n' });
+    const env = envWithLore(t);
+    assert.equal((await lore(['init', '--no-starter'], { cwd: repo })).code, 0);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
+    await run(repo, ['sync']);
+    writeFiles(repo, { 'a.js': 'eval("1");\n' });
+    gitSync(repo, ['add', 'a.js']);
+    const blocked = await gitRun(repo, ['commit', '-q', '-m', 'eval'], env);
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stderr, /BLOCKED pro-no-eval \[critical\] Never use eval \(from org\)/);
+    writeFiles(repo, { '.knowledge/config.yaml': `${readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8')}  - name: org\n    url: ${org.bare}\n` });
+    const validate = await run(repo, ['validate']);
+    assert.equal(validate.code, 1);
+    assert.match(validate.stdout, /\.knowledge\/config\.yaml: error: names the source org more than once: each source needs a name of its own/);
   });
 
   it('refuses what it cannot fetch or read, and writes no lock then', async (t) => {

@@ -44,6 +44,23 @@ export async function runAction(io: ActionIO): Promise<number> {
   }
 }
 
+/** Fetches what the extends locks at the head and at the merge base of `spec` pin (see fetchPins). */
+async function fetchRangePins(where: { cwd: string; env: NodeJS.ProcessEnv }, spec: string): Promise<string[]> {
+  const [{ fetchPins, LOCK_PATH }, { readAtRef }, { parseConfig }, { resolveRange }] = await Promise.all([
+    import('../extends/sources.js'), import('../git/objects.js'), import('../store/config.js'), import('../guard/range.js'),
+  ]);
+  const root = (await gitTopLevel(where.cwd, where.env)) ?? where.cwd;
+  const { mergeBase, head } = await resolveRange({ cwd: root, env: where.env }, spec);
+  const locks: Array<{ text: string; config: ReturnType<typeof parseConfig>['config'] }> = [];
+  for (const ref of [head, mergeBase]) {
+    const text = await readAtRef({ cwd: root, env: where.env }, ref, LOCK_PATH);
+    if (text === undefined) continue;
+    const config = await readAtRef({ cwd: root, env: where.env }, ref, '.knowledge/config.yaml');
+    locks.push({ text: text.toString('utf8'), config: parseConfig(config?.toString('utf8') ?? 'version: 1\n', '.knowledge/config.yaml').config });
+  }
+  return fetchPins(root, locks, where.env);
+}
+
 async function run(io: ActionIO, log: (line: string) => void): Promise<number> {
   const inputs = readInputs(io.env);
   const where = { cwd: resolve(io.cwd, inputs.workingDirectory), env: io.env };
@@ -51,9 +68,8 @@ async function run(io: ActionIO, log: (line: string) => void): Promise<number> {
   const base = inputs.base || pr?.baseRef;
   if (base === undefined) throw new UsageError('nothing to compare with: the event is not a pull request and the input base is empty', 'give the action a base, e.g. base: main');
   const spec = `${await baseInCheckout(where, base, log)}...HEAD`;
-  // The org-wide sources the checkout's extends.lock pins: fetched here (the hook never fetches).
-  const { fetchPins } = await import('../extends/sources.js');
-  const fetched = await fetchPins((await gitTopLevel(where.cwd, where.env)) ?? where.cwd, where.env);
+  // The org-wide sources both sides' extends.lock pin: fetched here (the hook never fetches).
+  const fetched = await fetchRangePins(where, spec);
   if (fetched.length > 0) log(`lore: fetched the pinned commits of ${fetched.join(', ')} (.knowledge/extends.lock)`);
   const report = await checkChange({ kind: 'range', range: spec }, where);
   const diff = await knowledgeDiff({ ...where, spec });

@@ -1,5 +1,5 @@
 // Org-wide knowledge through git: the sources config.yaml's `extends` lists, fetched by `lore sync`
-// into bare repositories under .knowledge/.cache/extends/, and pinned in .knowledge/extends.lock
+// into bare repositories under .git/lore/extends/, and pinned in .knowledge/extends.lock
 // (committed, like a lockfile). Everything else reads the pinned commits locally: nothing fetches on
 // commit or query.
 import { join, resolve } from 'node:path';
@@ -7,7 +7,7 @@ import { LoreError, type Problem } from '../errors.js';
 import { git, gitOutcome } from '../git/exec.js';
 import { listTree, type GitFile } from '../git/objects.js';
 import { gitFileRole, parseGitFiles, type GitFileToParse, type GitRecordCache } from '../indexer/git-records.js';
-import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, type RecordKindName } from '../store/layout.js';
+import { EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { ExtendsLock, ExtendsPin, ExtendsSource, LoreConfig } from '../types.js';
 
@@ -22,16 +22,34 @@ export function configuredSources(config: LoreConfig): ResolvedSource[] {
   return (config.extends ?? []).map((s) => ({ name: s.name, url: s.url, ref: s.ref ?? 'HEAD', path: (s.path ?? KNOWLEDGE_DIR).replace(/\/+$/, '') || '.' }));
 }
 
-/** The bare repository holding a source's fetched objects. */
-export function sourceRepo(root: string, name: string): string {
-  return join(root, KNOWLEDGE_DIR, CACHE_DIR, 'extends', `${name}.git`);
+/** The git common dir of each repository root (worktrees share it), asked once per process. */
+const commonDirs = new Map<string, Promise<string>>();
+
+/**
+ * The bare repository holding a source's fetched objects: inside git's own folder
+ * (`.git/lore/extends/<name>.git`), which no clone, checkout or commit can bring, so its config
+ * and hooks are lore's alone.
+ */
+export async function sourceRepo(root: string, name: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  let dir = commonDirs.get(root);
+  if (dir === undefined) {
+    dir = git(['rev-parse', '--git-common-dir'], { cwd: root, ...(env === undefined ? {} : { env }) }).then((out) => resolve(root, out.trim()));
+    commonDirs.set(root, dir);
+  }
+  return join(await dir, 'lore', 'extends', `${name}.git`);
 }
 
-/** git options for a source's bare repository: GIT_DIR explicit, so no setting about bare repositories changes what is read. */
-export function sourceGit(root: string, name: string, env: NodeJS.ProcessEnv = process.env): { cwd: string; env: NodeJS.ProcessEnv } {
-  const dir = sourceRepo(root, name);
-  return { cwd: dir, env: { ...env, GIT_DIR: dir } };
+/**
+ * git options for a source's bare repository: GIT_DIR explicit (no setting about bare repositories
+ * changes what is read), no replace refs (one could swap a pinned commit's tree).
+ */
+export async function sourceGit(root: string, name: string, env: NodeJS.ProcessEnv = process.env): Promise<{ cwd: string; env: NodeJS.ProcessEnv }> {
+  const dir = await sourceRepo(root, name, env);
+  return { cwd: dir, env: { ...env, GIT_DIR: dir, GIT_NO_REPLACE_OBJECTS: '1' } };
 }
+
+/** No hook of the cache repository runs, whatever is there. */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
 
 /**
  * Where the lock and config.yaml disagree, each as a problem naming the source: a lock is only
@@ -45,15 +63,25 @@ export function lockProblems(config: LoreConfig, lock: ExtendsLock | undefined, 
     return [{ severity: 'error', file: lockFile, message: `config.yaml extends ${wanted.map((s) => s.name).join(', ')} but ${lockFile} is missing: run lore sync and commit it` }];
   }
   const problems: Problem[] = [];
-  const names = new Set([...wanted.map((s) => s.name), ...pins.map((p) => p.name)]);
-  for (const name of names) {
-    const source = wanted.find((s) => s.name === name);
-    const pin = pins.find((p) => p.name === name);
-    const differs = source === undefined ? 'is not in config.yaml\'s extends' : pin === undefined ? 'is not pinned' : (['url', 'ref', 'path'] as const).filter((k) => source[k] !== pin[k]).map((k) => `its ${k} is ${JSON.stringify(pin[k])} in the lock but ${JSON.stringify(source[k])} in config.yaml`).join(', ');
-    if (differs !== '') problems.push({ severity: 'error', file: lockFile, message: `source ${name} ${differs}: run lore sync and commit ${lockFile}` });
+  for (const [file, names] of [['.knowledge/config.yaml', wanted.map((s) => s.name)], [lockFile, pins.map((p) => p.name)]] as const) {
+    const twice = names.filter((name, i) => names.indexOf(name) !== i);
+    if (twice.length > 0) problems.push({ severity: 'error', file, message: `names the source ${[...new Set(twice)].join(', ')} more than once: each source needs a name of its own` });
   }
-  if (problems.length === 0 && wanted.some((s, i) => pins[i]?.name !== s.name)) {
-    problems.push({ severity: 'error', file: lockFile, message: `the sources are in another order than in config.yaml: run lore sync and commit ${lockFile}` });
+  if (problems.length > 0) return problems;
+  // Position by position: the lock pins exactly config.yaml's sources, in its order.
+  for (let i = 0; i < Math.max(wanted.length, pins.length); i++) {
+    const source = wanted[i];
+    const pin = pins[i];
+    let differs: string;
+    if (source === undefined) differs = `source ${pin!.name} is not in config.yaml's extends`;
+    else if (pin === undefined) differs = `source ${source.name} is not pinned`;
+    else if (pin.name !== source.name) differs = `source ${source.name} is not pinned where config.yaml lists it (the lock has ${pin.name} there)`;
+    else {
+      const fields = (['url', 'ref', 'path'] as const).filter((k) => source[k] !== pin[k]).map((k) => `its ${k} is ${JSON.stringify(pin[k])} in the lock but ${JSON.stringify(source[k])} in config.yaml`);
+      if (fields.length === 0) continue;
+      differs = `source ${source.name}: ${fields.join(', ')}`;
+    }
+    problems.push({ severity: 'error', file: lockFile, message: `${differs}: run lore sync and commit ${lockFile}` });
   }
   return problems;
 }
@@ -77,8 +105,8 @@ export async function parseLock(text: string, file: string): Promise<{ lock?: Ex
 /** Whether the pinned commit is in the source's bare repository (lore sync fetched it). */
 export async function hasCommit(root: string, pin: ExtendsPin, env?: NodeJS.ProcessEnv): Promise<boolean> {
   const { existsSync } = await import('node:fs');
-  if (!existsSync(join(sourceRepo(root, pin.name), 'HEAD'))) return false;
-  return (await gitOutcome(['cat-file', '-e', `${pin.commit}^{commit}`], sourceGit(root, pin.name, env))).code === 0;
+  if (!existsSync(join(await sourceRepo(root, pin.name, env), 'HEAD'))) return false;
+  return (await gitOutcome(['cat-file', '-e', `${pin.commit}^{commit}`], await sourceGit(root, pin.name, env))).code === 0;
 }
 
 /** The error for a pin whose commit was never fetched here (a fresh clone): the guard refuses rather than pass without the source's rules. */
@@ -96,11 +124,11 @@ function fetchError(source: ResolvedSource, detail: string): LoreError {
 
 /** Fetches `ref` of a source into its bare repository; returns the commit it names. */
 export async function fetchSource(root: string, source: ResolvedSource, env?: NodeJS.ProcessEnv): Promise<string> {
-  const where = sourceGit(root, source.name, env);
+  const where = await sourceGit(root, source.name, env);
   const { mkdirSync, existsSync } = await import('node:fs');
   if (!existsSync(join(where.cwd, 'HEAD'))) {
     mkdirSync(where.cwd, { recursive: true });
-    await git(['init', '-q', '--bare', where.cwd], where);
+    await git([...NO_HOOKS, 'init', '-q', '--bare', '--template=', where.cwd], where);
   }
   // A url from a committed config.yaml is untrusted: only the transports that fetch data, never
   // a remote helper (`ext::sh -c ...` runs a command) or an unknown scheme.
@@ -111,7 +139,7 @@ export async function fetchSource(root: string, source: ResolvedSource, env?: No
   // A relative path is the repository holding .knowledge/'s neighbour, not the cache's.
   const url = scheme !== undefined || /^[^/]+@[^/]+:/.test(source.url) ? source.url : resolve(root, source.url);
   // No tags, no submodules, no remote helper, nothing run: objects only. `--` keeps a url or ref from reading as an option.
-  const fetched = await gitOutcome(['-c', 'protocol.file.allow=always', '-c', 'protocol.ext.allow=never', 'fetch', '--no-tags', '--no-recurse-submodules', '--quiet', '--', url, source.ref], where);
+  const fetched = await gitOutcome([...NO_HOOKS, '-c', 'protocol.file.allow=always', '-c', 'protocol.ext.allow=never', 'fetch', '--no-tags', '--no-recurse-submodules', '--quiet', '--', url, source.ref], where);
   if (fetched.code !== 0) throw fetchError(source, fetched.output.trim().split('\n').slice(-3).join('; '));
   const commit = (await git(['rev-parse', '--verify', '--quiet', 'FETCH_HEAD^{commit}'], where)).trim();
   return commit;
@@ -119,7 +147,7 @@ export async function fetchSource(root: string, source: ResolvedSource, env?: No
 
 /** Keeps a pinned commit from git's garbage collection in the cache repository. */
 export async function keepCommit(root: string, pin: ExtendsPin, env?: NodeJS.ProcessEnv): Promise<void> {
-  await git(['update-ref', `refs/lore/pins/${pin.commit}`, pin.commit], sourceGit(root, pin.name, env));
+  await git([...NO_HOOKS, 'update-ref', `refs/lore/pins/${pin.commit}`, pin.commit], await sourceGit(root, pin.name, env));
 }
 
 /** What `lore sync` did to one source. */
@@ -144,11 +172,19 @@ export interface SyncResult {
  * whose url, ref or path changed) is pinned to its ref's commit now; `update` moves every pin to
  * its ref's commit. A source whose tree has no `path` folder is refused; nothing is written then.
  */
-export async function syncSources(root: string, config: LoreConfig, options: { update?: boolean; env?: NodeJS.ProcessEnv; onProgress?: (done: number, total: number, what: string) => void } = {}): Promise<SyncResult> {
+export async function syncSources(root: string, options: { update?: boolean; env?: NodeJS.ProcessEnv; onProgress?: (done: number, total: number, what: string) => void } = {}): Promise<SyncResult> {
   const { readTextIfExists } = await import('../fs/read-text.js');
   const { writeStore } = await import('../store/transaction.js');
   const lockFile = join(root, LOCK_PATH);
   return writeStore(root, 'lore sync', async (tx) => {
+    // config.yaml as it is under the lock (an extends add may have just changed it).
+    const { loadConfig } = await import('../store/open.js');
+    const current = await loadConfig(root);
+    if (current.problems.some((p) => p.severity === 'error')) {
+      const { ValidationError } = await import('../errors.js');
+      throw new ValidationError(`${KNOWLEDGE_DIR}/config.yaml is invalid`, current.problems, { hint: 'fix it first (lore validate)' });
+    }
+    const config = current.config;
     const before = await readTextIfExists(lockFile);
     let lock: ExtendsLock | undefined;
     if (before !== undefined) {
@@ -179,7 +215,7 @@ export async function syncSources(root: string, config: LoreConfig, options: { u
         commit = await fetchSource(root, source, options.env);
       }
       const pin: ExtendsPin = { ...source, commit };
-      const tree = await gitOutcome(['cat-file', '-t', `${commit}:${source.path === '.' ? '' : source.path}`], sourceGit(root, source.name, options.env));
+      const tree = await gitOutcome(['cat-file', '-t', `${commit}:${source.path === '.' ? '' : source.path}`], await sourceGit(root, source.name, options.env));
       if (tree.output.trim() !== 'tree') {
         throw new LoreError('NOT_FOUND', `source ${source.name} has no folder ${source.path} at ${commit.slice(0, 12)} (${source.ref} of ${source.url})`, { hint: 'set its path to the folder holding the knowledge/ tree (lore extends add ... --path DIR)' });
       }
@@ -203,7 +239,7 @@ export async function syncSources(root: string, config: LoreConfig, options: { u
 /** The record files of `kinds` in a source at its pinned commit: their path in the source, and the path they would have in a store (for their kind). */
 async function sourceFiles(root: string, pin: ExtendsPin, kinds: readonly RecordKindName[], env?: NodeJS.ProcessEnv): Promise<Array<{ file: GitFile; at: string }>> {
   const prefix = pin.path === '.' ? '' : `${pin.path}/`;
-  const listed = await listTree(sourceGit(root, pin.name, env), pin.commit, kinds.map((kind) => `${prefix}${KINDS[kind].dir}`));
+  const listed = await listTree(await sourceGit(root, pin.name, env), pin.commit, kinds.map((kind) => `${prefix}${KINDS[kind].dir}`));
   return listed.map((file) => ({ file: { path: `${KNOWLEDGE_DIR}/${file.path.slice(prefix.length)}`, blob: file.blob }, at: file.path }));
 }
 
@@ -224,6 +260,11 @@ export async function readSourceRecords(root: string, cache: GitRecordCache, con
   if (missing.length > 0) return { records, problems: [notFetched(missing, LOCK_PATH)] };
   for (const pin of lock.sources) {
     const files = await sourceFiles(root, pin, kinds, env);
+    // No rule file at all: the folder must still be there (a hand-edited path could point at nothing).
+    if (files.length === 0) {
+      const tree = await gitOutcome(['cat-file', '-t', `${pin.commit}:${pin.path === '.' ? '' : pin.path}`], await sourceGit(root, pin.name, env));
+      if (tree.output.trim() !== 'tree') problems.push({ severity: 'error', file: LOCK_PATH, message: `source ${pin.name} has no folder ${pin.path} at its pinned commit ${pin.commit.slice(0, 12)}: fix its path in config.yaml, then lore sync` });
+    }
     const wanted: GitFileToParse[] = [];
     const at: string[] = [];
     for (const { file, at: path } of files) {
@@ -232,7 +273,7 @@ export async function readSourceRecords(root: string, cache: GitRecordCache, con
       wanted.push({ file, role });
       at.push(path);
     }
-    const parsed = await parseGitFiles(sourceGit(root, pin.name, env), cache, wanted);
+    const parsed = await parseGitFiles(await sourceGit(root, pin.name, env), cache, wanted);
     parsed.forEach((p, i) => {
       const label = sourceLabel(pin.name, at[i]!);
       if (p.record !== undefined) records.push({ ...p.record, file: label, blob: wanted[i]!.file.blob, source: pin.name });
@@ -290,21 +331,25 @@ export async function editSources(root: string, change: { add: ExtendsSource } |
 }
 
 /**
- * Fetches the commits the working tree's extends.lock pins and this clone lacks, writing nothing
- * (CI's checkout, before a range check): a lock config.yaml does not match still fails the check.
- * Returns the names of the sources fetched.
+ * Fetches the commits that the locks given (the working tree's, and the merge base's for a range
+ * check) pin and this clone lacks, writing nothing: CI's checkout, before a range check. A lock
+ * config.yaml does not match is not fetched from (the check then fails on it). Returns the names of
+ * the sources fetched; a pin still missing after its fetch is an error.
  */
-export async function fetchPins(root: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  const { readTextIfExists } = await import('../fs/read-text.js');
-  const text = await readTextIfExists(join(root, LOCK_PATH));
-  if (text === undefined) return [];
-  const { lock } = await parseLock(text, LOCK_PATH);
+export async function fetchPins(root: string, locks: ReadonlyArray<{ text: string; config: LoreConfig }>, env?: NodeJS.ProcessEnv): Promise<string[]> {
   const fetched: string[] = [];
-  for (const pin of lock?.sources ?? []) {
-    if (await hasCommit(root, pin, env)) continue;
-    await fetchSource(root, pin, env);
-    await keepCommit(root, pin, env);
-    fetched.push(pin.name);
+  for (const { text, config } of locks) {
+    const { lock } = await parseLock(text, LOCK_PATH);
+    if (lock === undefined || lockProblems(config, lock, LOCK_PATH).length > 0) continue;
+    for (const pin of lock.sources) {
+      if (await hasCommit(root, pin, env)) continue;
+      await fetchSource(root, pin, env);
+      if (!(await hasCommit(root, pin, env))) {
+        throw new LoreError('NOT_FOUND', `the pinned commit ${pin.commit} of source ${pin.name} is not in ${pin.ref} of ${pin.url}`, { hint: 'the pin may have been moved to history the ref no longer holds: lore sync --update, and commit the lock' });
+      }
+      await keepCommit(root, pin, env);
+      if (!fetched.includes(pin.name)) fetched.push(pin.name);
+    }
   }
   return fetched;
 }

@@ -161,7 +161,8 @@ export async function readBothSides(where: Where, committedAt: GitSource, change
     if (sides === undefined) {
       const read = await readGitListings(where, cache, listings, GUARD_KINDS);
       sides = await Promise.all(read.map((side, i) => withSources(where, cache, listings[i]!, side)));
-      snapshot.keep(sides);
+      // Sides with problems are not remembered: a pin fetched later (lore sync) must be read then.
+      if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(sides);
     }
   }
   const [committed, change] = sides as [GitRecords, GitRecords];
@@ -210,11 +211,19 @@ async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
   const { join } = await import('node:path');
   // lstat: a .knowledge that is a symlink, even a dangling one, is read and refused, not taken as absent.
   if (lstatSync(join(root, '.knowledge'), { throwIfNoEntry: false }) === undefined) return undefined;
-  const [{ loadConfig }, { readRecords }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
+  const [{ loadConfig }, { readRecords }, { readTextIfExists }] = await Promise.all([import('../store/open.js'), import('../store/read.js'), import('../fs/read-text.js')]);
   const { config, problems } = await loadConfig(root);
   const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
-  failOnProblems([...problems, ...read.problems]);
-  return { exists: true, config, records: read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), problems: [] };
+  // The extends sources the working tree's lock pins apply too, as they will once committed.
+  const lockText = await readTextIfExists(join(root, LOCK_PATH));
+  const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
+  const sources = lockText === undefined && configuredSources(config).length === 0
+    ? { records: [], problems: [] }
+    : await readSourceRecords(root, new GitRecordCache(root), config, parsed.lock, ['prohibition']);
+  failOnProblems([...problems, ...read.problems, ...parsed.problems, ...sources.problems]);
+  const own = new Set(read.records.map((r) => r.id));
+  const added = sources.records.filter((r) => !own.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical');
+  return { exists: true, config, records: [...read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), ...added], problems: [] };
 }
 
 /** Problems listed once, in order, whichever checks found them. */

@@ -166,7 +166,8 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
   const key = (r: StoreRecord & { source?: string }): string => `${r.kind}\0${r.id}\0${r.source ?? ''}`;
   before.records.push(...pinsBefore!.records);
   after.records.push(...pinsAfter!.records);
-  after.problems.push(...pinsAfter!.problems);
+  // A side whose sources cannot be read would make their changes look like none: said as problems.
+  after.problems.push(...pinsAfter!.problems, ...pinsBefore!.problems.filter((p) => p.severity === 'error').map((p) => ({ ...p, message: `at the base: ${p.message}` })));
   const sources = [...new Set([...pinsBefore!.pins.keys(), ...pinsAfter!.pins.keys()])]
     .map((name) => ({ name, before: pinsBefore!.pins.get(name) ?? null, after: pinsAfter!.pins.get(name) ?? null }))
     .filter((s) => s.before !== s.after);

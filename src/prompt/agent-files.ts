@@ -5,7 +5,7 @@
 // Usage statistics are not used: running `lore applied` does not make the files stale.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LoreError } from '../errors.js';
+import { LoreError, ValidationError } from '../errors.js';
 import { ROLES, resolveRoleConstraints } from '../entities/roles.js';
 import { APPLIED_KINDS, loadEntries } from '../knowledge/entries.js';
 import { isValidAt } from '../knowledge/applicable.js';
@@ -50,6 +50,9 @@ interface Content {
 async function content(store: Store, now: Date, limit: number): Promise<Content> {
   const project = store.config.project;
   const loaded = await loadEntries(store, APPLIED_KINDS);
+  // An entry left out (invalid, or of a source this clone has not fetched) would silently drop a rule from every agent's file.
+  const errors = loaded.problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) throw new ValidationError('the agents\' files are not written: the knowledge they come from has problems', errors, { hint: 'fix them (lore validate; lore sync for extends sources), then export again' });
   const entries = loaded.records.map((r) => r.value).filter((e) => e.enabled && isValidAt(e, now) && (e.scope !== 'project' || e.projectId === project));
   const byRisk = (a: KnowledgeEntry, b: KnowledgeEntry): number => priorityRank(b.priority) - priorityRank(a.priority) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const of = (type: KnowledgeEntry['type'], priority?: KnowledgeEntry['priority']): KnowledgeEntry[] =>
@@ -60,7 +63,10 @@ async function content(store: Store, now: Date, limit: number): Promise<Content>
 }
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
-const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+const code = (raw: string): string => {
+  const text = flat(raw);
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
+};
 
 /**
  * The globs a tool can take as they are: not negated, no comma (both tools separate globs with
@@ -80,7 +86,7 @@ function entryLines(entry: KnowledgeEntry, scoped: boolean): string[] {
     const regexes = entry.content!.map(code).join(', ');
     lines.push(`  - Never add a line matching ${regexes}${entry.type === 'prohibition' && entry.priority === 'critical' ? ' (the commit hook blocks it)' : ''}`);
   }
-  if (entry.scope === 'agent_type') lines.push(`  - Only for the ${(entry.agentTypes ?? []).join(', ')}`);
+  if (entry.scope === 'agent_type') lines.push(`  - Only for the ${(entry.agentTypes ?? []).map(flat).join(', ')}`);
   return lines;
 }
 
@@ -127,8 +133,17 @@ function block(target: AgentTarget, c: Content, keep: (entry: KnowledgeEntry) =>
 export function spliceBlock(existing: string | undefined, text: string, file: string): string {
   if (existing === undefined || existing.trim() === '') return `${text}\n`;
   const lines = existing.split('\n');
-  const begins = lines.flatMap((line, i) => (line.startsWith(BEGIN) ? [i] : []));
-  const ends = lines.flatMap((line, i) => (line.trim() === END ? [i] : []));
+  // Markers inside fenced code (an example of lore's block in a person's docs) are text, not markers.
+  const fenced = new Set<number>();
+  let fence: string | undefined;
+  lines.forEach((line, i) => {
+    const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined && open !== undefined) fence = open;
+    else if (fence !== undefined && line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
+    else if (fence !== undefined) fenced.add(i);
+  });
+  const begins = lines.flatMap((line, i) => (!fenced.has(i) && line.startsWith(BEGIN) ? [i] : []));
+  const ends = lines.flatMap((line, i) => (!fenced.has(i) && line.trim() === END ? [i] : []));
   if (begins.length === 0 && ends.length === 0) return `${existing.replace(/\n*$/, '')}\n\n${text}\n`;
   if (begins.length !== 1 || ends.length !== 1 || ends[0]! < begins[0]!) {
     const line = (begins.length > 1 ? begins[1]! : ends.length > 1 ? ends[1]! : begins.length === 0 ? ends[0]! : begins[0]!) + 1;
@@ -137,6 +152,13 @@ export function spliceBlock(existing: string | undefined, text: string, file: st
     });
   }
   return [...lines.slice(0, begins[0]), text, ...lines.slice(ends[0]! + 1)].join('\n');
+}
+
+/** Whether a whole file is one lore wrote: its generated line right after the front matter. */
+function writtenByLore(text: string): boolean {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const close = lines[0] === '---' ? lines.indexOf('---', 1) : -1;
+  return close !== -1 && lines[close + 1]?.startsWith(GENERATED) === true;
 }
 
 /** A whole file lore owns: YAML front matter, the generated line, the body. */
@@ -231,10 +253,14 @@ export async function planAgentFiles(store: Store, targets: readonly AgentTarget
     for (const want of wanted(target, c)) {
       paths.add(want.path);
       const before = await current(store.root, want.path);
-      if (want.text !== undefined && before !== undefined && !before.split('\n').some((line) => line.startsWith(GENERATED))) {
+      if (want.text !== undefined && before !== undefined && !writtenByLore(before)) {
         throw new LoreError('CONFLICT', `${want.path} exists and lore did not write it: lore export leaves it alone`, { hint: `rename or remove ${want.path}, then run lore export --to ${target} again` });
       }
-      const text = want.text ?? spliceBlock(before, want.block!, want.path);
+      // A file checked out with CRLF line ends (core.autocrlf) keeps them, and is not stale for them.
+      const crlf = before?.includes('\r\n') === true;
+      const lf = crlf ? before!.replace(/\r\n/g, '\n') : before;
+      const made = want.text ?? spliceBlock(lf, want.block!, want.path);
+      const text = crlf ? made.replace(/\n/g, '\r\n') : made;
       files.push({ target, path: want.path, action: before === undefined ? 'create' : before === text ? 'unchanged' : 'update', text });
     }
     const own = OWN_FILES[target];
@@ -250,7 +276,7 @@ export async function planAgentFiles(store: Store, targets: readonly AgentTarget
       const path = `${own.dir}/${name}`;
       if (!own.name.test(name) || paths.has(path)) continue;
       const before = await current(store.root, path);
-      if (before?.split('\n').some((line) => line.startsWith(GENERATED)) === true) files.push({ target, path, action: 'remove' });
+      if (before !== undefined && writtenByLore(before)) files.push({ target, path, action: 'remove' });
     }
   }
   return files;

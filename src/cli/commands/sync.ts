@@ -6,7 +6,7 @@ export const command = defineOpCommand<SyncResult>({
   summary: "fetch config.yaml's extends sources and pin them in .knowledge/extends.lock",
   usage: '[--update]',
   description: [
-    'Fetches each source of config.yaml\'s extends into .knowledge/.cache/extends/ (objects only: no checkout, no',
+    'Fetches each source of config.yaml\'s extends into .git/lore/extends/ (objects only: no checkout, no',
     'hook, no submodule) and writes .knowledge/extends.lock, which you commit: a source already pinned keeps its',
     'commit, a new one is pinned to what its ref names now. --update moves every pin. Nothing else fetches: the',
     'hook, CI and every query read the pinned commits offline, and refuse to run without them (run lore sync',
