@@ -49,7 +49,7 @@ describe('the BM25 snapshot', () => {
   });
 
   it('is written by a query, rebuilt when damaged, and rewritten when an entry changes', async (t) => {
-    const { root } = await knowledgeStore(t, ENTRIES);
+    const { root } = await knowledgeStore(t, ENTRIES, { config: 'matching:\n  use_semantic: false\n' });
     const query = () => lore(['query', 'retry the uploads', '--json'], { cwd: root });
     const first = await query();
     assert.equal(first.code, 0);
@@ -73,7 +73,7 @@ describe('the BM25 snapshot', () => {
   });
 
   it('is never read or written through a symlink', async (t) => {
-    const { root } = await knowledgeStore(t, ENTRIES);
+    const { root } = await knowledgeStore(t, ENTRIES, { config: 'matching:\n  use_semantic: false\n' });
     const first = await lore(['query', 'retry the uploads', '--json'], { cwd: root });
     const outside = join(tempDir(t), 'elsewhere.bin');
     writeFileSync(outside, readFileSync(join(root, SNAPSHOT)).subarray(0, 50));

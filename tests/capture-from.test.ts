@@ -239,7 +239,7 @@ describe('lore capture --from-review', () => {
         'captured learn-this-leaks-the-file-handle-when-parse-throws from https://github.com/acme/shop/pull/7#discussion_r101',
         'captured learn-retry-429-answers-with-exponential-backoff-and-jitter-not-a from https://github.com/acme/shop/pull/7#discussion_r103',
         'captured learn-log-the-request-id-with-every-retry-so-failures-can-be-trace from https://github.com/acme/shop/pull/7#discussion_r103',
-        'duplicate: https://github.com/acme/shop/pull/7#discussion_r104: it resembles learn-this-leaks-the-file-handle-when-parse-throws (similarity 0.882)',
+        'duplicate: https://github.com/acme/shop/pull/7#discussion_r104: it resembles learn-this-leaks-the-file-handle-when-parse-throws (similarity 0.99)',
         'skipped https://github.com/acme/shop/pull/7#discussion_r102: a reply in a thread (its first comment is the point)',
         'skipped https://github.com/acme/shop/pull/7#discussion_r103: too short to be a point: "A few things here:"',
         'skipped https://github.com/acme/shop/pull/7#discussion_r105: too short to be a point: "nit"',

@@ -40,7 +40,7 @@ describe('lore init, seed and validate', () => {
     const settings = config.split('\n').filter((l) => !l.trim().startsWith('#') && l.includes(':')).map((l) => l.trim());
     assert.deepEqual(settings, [
       'version: 1', `project: ${repo.split('/').pop()!.toLowerCase()}`,
-      'matching:', 'use_semantic: false', 'semantic_threshold: 0.7', 'keyword_boost: 1.5',
+      'matching:', 'use_semantic: true', 'semantic_threshold: 0.7', 'keyword_boost: 1.5',
       'pre_task_check:', 'enabled: true', 'block_on_critical: true', 'max_recommendations: 5', 'max_learnings: 3',
       'capture:', 'auto_capture_success: true', 'auto_capture_failure: true', 'on_turn_record: false', 'require_approval: true',
       'retention:', 'max_age_days: 365', 'prune_low_priority: true', 'min_applications_to_keep: 3',

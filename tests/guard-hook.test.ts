@@ -153,4 +153,28 @@ describe('the installed pre-commit hook', () => {
     const warm = await run();
     assert.match(warm.stderr, /LOADED \n$/);
   });
+
+  it('never loads the word vectors, the entry vectors or semantic matching, cold or warm', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    writeFiles(repo, { 'a.txt': `x\n${KEY_HEADER}\n` });
+    gitSync(repo, ['add', '-A']);
+    // A loader hook (it runs in the loader's thread) writes down every module the process loads.
+    const modules = join(repo, '.git', 'modules.log');
+    const hook = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(modules)}, url + '\\n'); return next(url, context); }`;
+    const trace = join(repo, '.git', 'trace.mjs');
+    writeFileSync(trace, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});\n`);
+    const loaded = async (args: string[]): Promise<string[]> => {
+      writeFileSync(modules, '');
+      await new Promise((resolve) => execFile(process.execPath, ['--import', trace, join(import.meta.dirname, '../bin/lore.js'), ...args], { cwd: repo, env: envWithLore(t) }, resolve));
+      return readFileSync(modules, 'utf8').split('\n').filter((url) => url.includes('/dist/')).map((url) => url.split('/dist/')[1]!);
+    };
+    const semantic = (urls: string[]): string[] => urls.filter((url) => /^knowledge\/(word-vectors|entry-vectors|semantic|duplicates)\.js$/.test(url));
+    for (const run of ['cold', 'warm']) {
+      const urls = await loaded(['hook', 'pre-commit']);
+      assert.ok(urls.includes('guard/_evaluate.js'), `${run}: the trace sees the hook's modules`);
+      assert.deepEqual(semantic(urls), [], run);
+    }
+    // The same trace sees them where they belong: a query.
+    assert.deepEqual(semantic(await loaded(['query', 'rotate the keys'])).sort(), ['knowledge/entry-vectors.js', 'knowledge/semantic.js', 'knowledge/word-vectors.js']);
+  });
 });

@@ -117,14 +117,14 @@ describe('installing lore into another repository', () => {
     assert.deepEqual(repoState(clone), stateBefore);
   });
 
-  it('npm pack of a release tag ships bin, dist without source maps, schemas, packs, the UI files, LICENSE and README, and nothing else', async (t) => {
+  it('npm pack of a release tag ships bin, dist without source maps, schemas, packs, the UI files, the word vectors, LICENSE and README, and nothing else', async (t) => {
     const checkout = join(tempDir(t), 'lore');
     gitSync(base, ['-c', 'advice.detachedHead=false', 'clone', '-q', '--branch', TAG, clone, checkout]);
     const packed = await run('npm', ['pack', '--json', '--pack-destination', base], checkout);
     assert.equal(packed.code, 0, packed.stderr);
     const [pack] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     assert.equal(pack!.filename, `lore-knowledge-${VERSION}.tgz`);
-    const tracked = lines(gitSync(checkout, ['ls-files', '--', 'schemas', 'packs', 'src/ui/static']));
+    const tracked = lines(gitSync(checkout, ['ls-files', '--', 'schemas', 'packs', 'src/ui/static', 'data']));
     const expected = ['LICENSE', 'README.md', 'bin/lore.js', 'package.json', ...tracked, ...expectedDist(checkout, 'HEAD')];
     assert.deepEqual(pack!.files.map((file) => file.path).sort(), expected.sort());
   });
@@ -141,6 +141,9 @@ describe('installing lore into another repository', () => {
     assert.equal((await lore(['init'])).code, 0);
     const added = await lore(['add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical']);
     assert.deepEqual(added, { code: 0, stdout: 'added pro-never-commit-forbidden-txt (.knowledge/knowledge/prohibitions/pro-never-commit-forbidden-txt.yaml)\n', stderr: '' });
+    // The word vectors ship in the package: the query ranks by meaning too.
+    const queried = await lore(['query', 'keep a banned file out of the repository', '--json']);
+    assert.deepEqual([queried.code, (JSON.parse(queried.stdout) as { semantic: { model: string } }).semantic.model], [0, 'glove-6b-100d']);
     // Its exact output belongs to the hook-manager tests; the blocked commit below is the proof.
     assert.equal((await lore(['hook', 'install'])).code, 0);
     gitSync(dir, ['add', '-A']);

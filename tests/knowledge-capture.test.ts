@@ -138,11 +138,16 @@ describe('approving and rejecting', () => {
 });
 
 describe('duplicate and similar entries', () => {
-  it('measures similarity as Jaccard over stemmed words and word pairs', () => {
+  it('measures similarity as the higher of Jaccard over stemmed words and word pairs and the cosine of the meanings', () => {
     assert.deepEqual([...shingles('Retry failed calls', 'With backoff.')].sort(), ['backoff', 'call', 'fail', 'fail call', 'retry', 'retry fail']);
     assert.equal(jaccard(new Set(['a', 'b']), new Set(['b', 'c'])), 1 / 3);
     assert.equal(similarity({ title: 'Retry failed calls', description: 'With backoff.' }, { title: 'Retrying failed calls', description: 'with BACKOFF' }), 1);
-    assert.equal(similarity({ title: 'Retry failed calls', description: 'With backoff.' }, { title: 'Retry failed calls', description: 'With jitter.' }), 5 / 7);
+    const backoff = { title: 'Retry failed calls', description: 'With backoff.' };
+    const jitter = { title: 'Retry failed calls', description: 'With jitter.' };
+    assert.equal(jaccard(shingles(backoff.title, backoff.description), shingles(jitter.title, jitter.description)), 5 / 7);
+    assert.equal(Math.round(similarity(backoff, jitter) * 1e4) / 1e4, 0.7784, 'the meanings are closer than the words');
+    // Words nothing in the word table knows still compare by their shingles.
+    assert.equal(similarity({ title: 'zxqv wqzx', description: 'qxzv.' }, { title: 'zxqv wqzx', description: 'vzxq.' }), 3 / 5);
   });
 
   it('finds every pair above the threshold, the same as comparing all pairs', () => {
@@ -156,23 +161,56 @@ describe('duplicate and similar entries', () => {
           if (value >= threshold) brute.push(`${corpus[i]!.id}~${corpus[j]!.id}`);
         }
       }
-      assert.deepEqual(findDuplicates(corpus, threshold).map((p) => `${p.a}~${p.b}`).sort(), brute.sort(), `threshold ${threshold}`);
+      const found = findDuplicates(corpus, threshold);
+      assert.deepEqual(found.pairs.map((p) => `${p.a}~${p.b}`).sort(), brute.sort(), `threshold ${threshold}`);
+      assert.equal(found.found, brute.length);
       assert.ok(brute.length > 0);
     }
   });
 
+  it('lists at most max pairs, the most similar, and counts the rest', async (t) => {
+    const topics = ['retry', 'cache', 'index', 'lock', 'token', 'schema'];
+    const corpus = Array.from({ length: 60 }, (_, i) => ({ id: `e${String(i).padStart(2, '0')}`, title: `${topics[i % 6]} ${topics[(i * 7) % 6]} rules`, description: `Always ${topics[(i * 5) % 6]} before ${topics[i % 4]} when ${i % 3 === 0 ? 'deploying' : 'testing'}.` }));
+    const all = findDuplicates(corpus, 0.8, 100_000);
+    const three = findDuplicates(corpus, 0.8, 3);
+    assert.deepEqual(three, { pairs: all.pairs.slice(0, 3), found: all.found });
+    assert.ok(all.found > 3);
+    const { root } = await knowledgeStore(t, corpus.map((e) => entry(e)));
+    const cli = await lore(['duplicates', '--max', '2', '--threshold', '0.95'], { cwd: root });
+    const top = findDuplicates(corpus, 0.95, 100_000);
+    assert.equal(cli.stdout.split('\n').at(-2), `${top.found} similar pairs among 60 entries at similarity >= 0.95 (${top.found - 2} not listed: --max)`);
+    assert.deepEqual(cli.stdout.split('\n').slice(0, 2).map((line) => line.split(/ +/).slice(0, 3)), top.pairs.slice(0, 2).map((p) => [p.similarity.toFixed(3), p.a, p.b]));
+  });
+
+  it('refuses a learning said again in other words, which word overlap alone let through, and captures unrelated ones', async (t) => {
+    const listeners = entry({ id: 'learn-leaked-event-listeners', title: 'Event listeners leaked memory in the dashboard', description: 'Handlers added on every render were never removed; the heap grew until the tab crashed.' });
+    const rounding = entry({ id: 'learn-invoice-rounding', title: 'Invoice totals were off by a cent', description: 'Summing floating-point prices gave 0.30000000000000004; decimal arithmetic fixed it.' });
+    const { store } = await knowledgeStore(t, [listeners, rounding]);
+    const capture = (suggestedTitle: string, suggestedDescription: string): ReturnType<typeof captureLearning> => captureLearning({ store, capture: { ...CAPTURE, suggestedTitle, suggestedDescription }, actor: 'Agent <agent@example.com>' });
+    const reworded = ['Dashboard memory leak from listeners', 'Each render attached a new handler and none were detached, so memory kept growing until the browser tab died.'] as const;
+    // The words barely overlap (Jaccard 0.157); the meaning is the same.
+    assert.equal(Math.round(jaccard(shingles(...reworded), shingles(listeners.title, listeners.description)) * 1000) / 1000, 0.157);
+    const again = await capture(...reworded);
+    assert.deepEqual([again.status, again.similarTo, again.message], ['duplicate', { id: 'learn-leaked-event-listeners', similarity: 0.821 }, 'not captured: it resembles learn-leaked-event-listeners (similarity 0.821)']);
+    // Unrelated, and related but a different point (how to store money, not the bug it caused): captured.
+    const unrelated = await capture('Web fonts made the page jump while loading', 'Reserving space and font-display swap removed the layout shift.');
+    const related = await capture('Store money as integer cents', 'Floating-point amounts drift by fractions of a cent after arithmetic.');
+    assert.deepEqual([unrelated.status, unrelated.entry?.id, related.status, related.entry?.id], ['pending', 'learn-web-fonts-made-the-page-jump-while-loading', 'pending', 'learn-store-money-as-integer-cents']);
+    assert.equal(Math.round(similarity({ title: related.entry!.title, description: related.entry!.description }, rounding) * 1000) / 1000, 0.767);
+  });
+
   it('refuses a capture that resembles an existing entry, naming it, and lists pairs on demand', async (t) => {
-    const existing = entry({ id: 'learn-backoff', title: 'Retry with exponential backoff', description: 'Use exponential backoff with jitter when an API answers 429 or 503.' });
+    const existing = entry({ id: 'learn-backoff', title: 'Retry with exponential backoff', description: 'Back off exponentially, with jitter, when a service answers 429.' });
     const unrelated = entry({ id: 'rec-strict', title: 'Use TypeScript strict mode', description: 'Enable strict in tsconfig.json.' });
     const { root } = await knowledgeStore(t, [existing, unrelated]);
     const capture = await loreJson<{ status: string; similarTo: unknown }>(CAPTURE_FLAGS, { cwd: root });
-    assert.deepEqual([capture.code, capture.json.status, capture.json.similarTo], [1, 'duplicate', { id: 'learn-backoff', similarity: 0.867 }]);
+    assert.deepEqual([capture.code, capture.json.status, capture.json.similarTo], [1, 'duplicate', { id: 'learn-backoff', similarity: 0.885 }]);
     assert.equal(existsSync(join(root, '.knowledge/knowledge/pending')), false);
     const higher = await loreJson<{ status: string }>([...CAPTURE_FLAGS, '--threshold', '0.9'], { cwd: root });
     assert.deepEqual([higher.code, higher.json.status], [0, 'pending']);
     const pairs = await lore(['duplicates'], { cwd: root });
-    assert.deepEqual(pairs, { code: 0, stdout: '0.867  learn-backoff  learn-retry-with-exponential-backoff  Retry with exponential backoff / Retry with exponential backoff\n1 similar pair among 3 entries at similarity >= 0.8\n', stderr: '' });
+    assert.deepEqual(pairs, { code: 0, stdout: '0.885  learn-backoff  learn-retry-with-exponential-backoff  Retry with exponential backoff / Retry with exponential backoff\n1 similar pair among 3 entries at similarity >= 0.8\n', stderr: '' });
     const json = await loreJson<{ pairs: unknown[] }>(['duplicates', '--threshold', '0.9', '--type', 'learning'], { cwd: root });
-    assert.deepEqual(json.json, { threshold: 0.9, entries: 2, pairs: [] });
+    assert.deepEqual(json.json, { threshold: 0.9, entries: 2, pairs: [], unlisted: 0 });
   });
 });

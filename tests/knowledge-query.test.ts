@@ -56,12 +56,15 @@ const CORPUS = [
   entry({ id: 'rec-expired', title: 'Retry with a fixed delay', description: 'One second between retries.', keywords: ['retry'], validUntil: '2026-01-31' }),
 ];
 
+/** The lexical formula alone: the ranking tests below check its numbers. */
+const LEXICAL = { config: 'matching:\n  use_semantic: false\n' };
+
 type Ranked = Array<[string, number, string[]]>;
 const ranked = (entries: Array<{ id: string; score: number; reasons: string[] }>): Ranked => entries.map((e) => [e.id, e.score, e.reasons]);
 
 describe('ranking', () => {
   it('ranks a fixed corpus by text, file, technology and priority, deterministically', async (t) => {
-    const { store } = await knowledgeStore(t, CORPUS);
+    const { store } = await knowledgeStore(t, CORPUS, LEXICAL);
     const query: KnowledgeQuery = { taskDescription: 'Add retries with backoff to the API client', filePaths: ['deploy/.env'], technologies: ['TypeScript'] };
     const result = await getRelevantKnowledge({ store, query, now: NOW });
     assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.032, ['file deploy/.env matches glob **/.env']]]);
@@ -80,7 +83,7 @@ describe('ranking', () => {
   });
 
   it('matches words through light stemming, and only applicable entries', async (t) => {
-    const { store } = await knowledgeStore(t, CORPUS);
+    const { store } = await knowledgeStore(t, CORPUS, LEXICAL);
     assert.deepEqual([stem('retries'), stem('committing'), stem('limits'), stem('caching'), stem('cache')], ['retry', 'commit', 'limit', 'cach', 'cach']);
     const result = await getRelevantKnowledge({ store, query: { taskDescription: 'committing environment secrets', projectId: 'other' }, now: NOW });
     assert.deepEqual(ranked(result.prohibitions), [['pro-env', 1.6, ['words: commit, environment, secret']]]);
@@ -93,29 +96,54 @@ describe('ranking', () => {
       entry({ id: 'rec-in-keywords', title: 'Cache the index', description: 'Rebuilding it is slow.', keywords: ['snapshot'] }),
       entry({ id: 'rec-in-text', title: 'Cache the index', description: 'A snapshot makes rebuilding slow work rare.' }),
     ];
-    const boosted = await knowledgeStore(t, pair);
+    const boosted = await knowledgeStore(t, pair, LEXICAL);
     const order = async (store: typeof boosted.store): Promise<string[]> => (await getRelevantKnowledge({ store, query: { taskDescription: 'snapshot' }, now: NOW })).recommendations.map((e) => e.id);
     assert.deepEqual(await order(boosted.store), ['rec-in-keywords', 'rec-in-text']);
-    const flat = await knowledgeStore(t, pair, { config: 'matching:\n  keyword_boost: 0.2\n' });
+    const flat = await knowledgeStore(t, pair, { config: 'matching:\n  use_semantic: false\n  keyword_boost: 0.2\n' });
     assert.deepEqual(await order(flat.store), ['rec-in-text', 'rec-in-keywords']);
   });
 
   it('breaks ties by id and lets helpfulness from usage statistics move an entry up', async (t) => {
     const twins = [entry({ id: 'rec-b', title: 'Pin dependency versions', description: 'Lock files.' }), entry({ id: 'rec-a', title: 'Pin dependency versions', description: 'Lock files.' })];
-    const plain = await knowledgeStore(t, twins);
+    const plain = await knowledgeStore(t, twins, LEXICAL);
     const query = { taskDescription: 'pin versions' };
     assert.deepEqual((await getRelevantKnowledge({ store: plain.store, query, now: NOW })).recommendations.map((e) => [e.id, e.score]), [['rec-a', 1.2], ['rec-b', 1.2]]);
     const log = ['{"id":"e1","entryId":"rec-b","taskId":"T1","helpful":true,"timestamp":"2026-02-01T00:00:00.000Z"}', '{"id":"e2","entryId":"rec-b","taskId":"T2","helpful":true,"timestamp":"2026-02-02T00:00:00.000Z"}', '{"id":"e3","entryId":"rec-a","taskId":"T3","helpful":false,"timestamp":"2026-02-03T00:00:00.000Z"}', ''].join('\n');
-    const used = await knowledgeStore(t, twins, { files: { '.knowledge/log/applications.ndjson': log } });
+    const used = await knowledgeStore(t, twins, { ...LEXICAL, files: { '.knowledge/log/applications.ndjson': log } });
     const result = await getRelevantKnowledge({ store: used.store, query, now: NOW });
     // rec-b: 0.75 + 0.5 × 3/4 = 1.125; rec-a: 0.75 + 0.5 × 1/3.
     assert.deepEqual(result.recommendations.map((e) => [e.id, e.score, e.timesApplied, e.timesHelpful, e.lastApplied]), [['rec-b', 1.35, 2, 2, '2026-02-02T00:00:00.000Z'], ['rec-a', 1.1, 1, 0, '2026-02-03T00:00:00.000Z']]);
   });
 
   it('filters by type and minimum priority and caps each type', async (t) => {
-    const { store } = await knowledgeStore(t, CORPUS);
+    const { store } = await knowledgeStore(t, CORPUS, LEXICAL);
     const result = await getRelevantKnowledge({ store, query: { taskDescription: 'retry http calls', minPriority: 'medium', maxResults: 1, types: ['recommendation', 'learning'] }, now: NOW });
     assert.deepEqual([result.prohibitions, result.recommendations.map((e) => e.id), result.learnings.map((e) => e.id)], [[], ['rec-retry'], ['learn-backoff']]);
+  });
+
+  it('blends in the built-in word vectors by default: each half normalised to the query\'s best match', async (t) => {
+    const { store } = await knowledgeStore(t, CORPUS);
+    const query: KnowledgeQuery = { taskDescription: 'Add retries with backoff to the API client', filePaths: ['deploy/.env'], technologies: ['TypeScript'] };
+    const result = await getRelevantKnowledge({ store, query, now: NOW });
+    // learn-backoff is the best match of both halves: (0.5 × 1 + 0.5 × 1) × 1.2. rec-retry: 0.5 ×
+    // its lexical share (0.2117 / 1.4, from the test above) + 0.5 × (0.6928 − 0.4) / (0.7092 − 0.4), × 1.4 (high).
+    assert.deepEqual(ranked(result.learnings), [['learn-backoff', 1.2, ['words: retry, backoff, api', 'semantic similarity 0.7092']]]);
+    assert.deepEqual(ranked(result.recommendations), [
+      ['rec-retry', 0.7688, ['words: retry', 'semantic similarity 0.6928']],
+      ['rec-retry-low', 0.5491, ['words: retry', 'semantic similarity 0.6928']],
+      ['rec-strict', 0.1505, ['technology: TypeScript']],
+    ]);
+    assert.deepEqual(ranked(result.prohibitions), [['pro-env', 0.516, ['file deploy/.env matches glob **/.env']]]);
+    assert.deepEqual(result.semantic, { used: true, message: 'semantic matching with the built-in word vectors (glove-6b-100d)', model: 'glove-6b-100d', computed: 8 }); // every entry of the index, applicable or not
+    // Only rec-logs shares a word ("request"); the retry entries rank by meaning alone, and
+    // rec-strict and pro-env, not similar enough (at most 0.4), are left out.
+    const paraphrase = await getRelevantKnowledge({ store, query: { taskDescription: 'the remote server keeps refusing our requests' }, now: NOW });
+    assert.deepEqual([...paraphrase.prohibitions, ...paraphrase.recommendations, ...paraphrase.learnings].map((e) => [e.id, e.score, e.reasons]), [
+      ['rec-logs', 1, ['words: request', 'semantic similarity 0.4366']],
+      ['rec-retry', 0.6389, ['semantic similarity 0.4334']],
+      ['rec-retry-low', 0.4564, ['semantic similarity 0.4334']],
+      ['learn-backoff', 0.1252, ['semantic similarity 0.4076']],
+    ]);
   });
 });
 
@@ -175,21 +203,21 @@ describe('semantic matching', () => {
     assert.deepEqual(stub.authorizations, ['Bearer sekret', 'Bearer sekret', '']);
   });
 
-  it('falls back to lexical ranking, and says why, when the provider is down, failing, too slow or not configured', async (t) => {
+  it('falls back to the built-in word vectors, and says why, when the provider is down, failing or too slow', async (t) => {
     const dead = await deadUrl();
     const failing = await embeddingsStub(t, { status: 500 });
     const slow = await embeddingsStub(t, { delayMs: 30_000 });
+    const builtIn = 'semantic matching with the built-in word vectors (glove-6b-100d)';
     const cases: Array<[string, string]> = [
-      [semanticConfig(dead), `the embedding provider at ${dead}/embeddings could not be used (ECONNREFUSED): lexical ranking only`],
-      [semanticConfig(failing.url), `the embedding provider at ${failing.url}/embeddings could not be used (HTTP 500 Internal Server Error): lexical ranking only`],
-      [semanticConfig(slow.url).replace('timeout_ms: 2000', 'timeout_ms: 300'), `the embedding provider at ${slow.url}/embeddings could not be used (no answer within 300 ms): lexical ranking only`],
-      ['matching:\n  use_semantic: true\n', 'matching.use_semantic is true but no matching.embeddings provider is configured: lexical ranking only'],
+      [semanticConfig(dead), `the embedding provider at ${dead}/embeddings could not be used (ECONNREFUSED): ${builtIn}`],
+      [semanticConfig(failing.url), `the embedding provider at ${failing.url}/embeddings could not be used (HTTP 500 Internal Server Error): ${builtIn}`],
+      [semanticConfig(slow.url).replace('timeout_ms: 2000', 'timeout_ms: 300'), `the embedding provider at ${slow.url}/embeddings could not be used (no answer within 300 ms): ${builtIn}`],
     ];
     for (const [config, message] of cases) {
       const { store } = await knowledgeStore(t, entries, { config });
       const result = await getRelevantKnowledge({ store, query: { taskDescription: 'edit the invoice' }, now: NOW });
-      assert.deepEqual(result.semantic, { used: false, message });
-      assert.deepEqual(ranked(result.recommendations), [['rec-pay', 1.2, ['words: edit, invoic']]]);
+      assert.deepEqual(result.semantic, { used: true, message, model: 'glove-6b-100d', computed: 3 });
+      assert.deepEqual(ranked(result.recommendations), [['rec-pay', 1.2, ['words: edit, invoic', 'semantic similarity 0.8051']]]);
     }
   });
 
@@ -205,7 +233,7 @@ describe('semantic matching', () => {
     const down = await knowledgeStore(t, entries, { config: semanticConfig(await deadUrl()) });
     const text = await lore(['query', 'edit the invoice'], { cwd: down.root });
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /^recommendations \(1\)\n {2}1\.2000 {2}rec-pay {2}\[medium\] Invoices are immutable\nsummary \(~16 tokens\)\n- DO \[medium\] Invoices are immutable: Never edit a sent invoice\.\n3 applicable entries considered; the embedding provider at http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings could not be used \(ECONNREFUSED\): lexical ranking only\n$/);
+    assert.match(text.stdout, /^recommendations \(1\)\n {2}1\.2000 {2}rec-pay {2}\[medium\] Invoices are immutable\nsummary \(~16 tokens\)\n- DO \[medium\] Invoices are immutable: Never edit a sent invoice\.\n3 applicable entries considered; the embedding provider at http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings could not be used \(ECONNREFUSED\): semantic matching with the built-in word vectors \(glove-6b-100d\)\n$/);
   });
 });
 

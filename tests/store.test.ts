@@ -225,7 +225,7 @@ describe('locating and opening a store', () => {
     const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\nmatching:\n  keyword_boost: 2\n' });
     const { config, problems } = await loadConfig(root);
     assert.deepEqual(problems, []);
-    assert.deepEqual(config.matching, { use_semantic: false, semantic_threshold: 0.7, keyword_boost: 2 });
+    assert.deepEqual(config.matching, { use_semantic: true, semantic_threshold: 0.7, keyword_boost: 2 });
     assert.equal(config.turns.max_per_feature, 50);
   });
 });

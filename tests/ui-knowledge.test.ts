@@ -131,10 +131,10 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
   await page.goto(`${daemon.url}/#/review`);
   const card = page.locator('article.pending-card[data-id="learn-retry-jitter"]');
   await card.waitFor();
-  const duplicates = await lore(['duplicates', '--threshold', '0.3', '--json'], { cwd: root });
+  const duplicates = await lore(['duplicates', '--threshold', '0.7', '--json'], { cwd: root });
   const pair = (JSON.parse(duplicates.stdout) as { pairs: Array<{ a: string; b: string; similarity: number }> }).pairs;
-  assert.deepEqual(pair.map((p) => [p.a, p.b, p.similarity]), [['learn-retry', 'learn-retry-jitter', 0.647]]);
-  assert.deepEqual(await card.locator('.similar li').evaluateAll((items) => items.map((li) => [...li.querySelectorAll('.pct, .badge, a, code')].map((e) => e.textContent).join(' | '))), ['65% | learning | Retry with backoff | learn-retry']);
+  assert.deepEqual(pair.map((p) => [p.a, p.b, p.similarity]), [['learn-retry', 'learn-retry-jitter', 0.89]]);
+  assert.deepEqual(await card.locator('.similar li').evaluateAll((items) => items.map((li) => [...li.querySelectorAll('.pct, .badge, a, code')].map((e) => e.textContent).join(' | '))), ['89% | learning | Retry with backoff | learn-retry']);
   await screenshot(page, 'review');
   await card.getByRole('button', { name: 'Edit and approve…' }).click();
   await card.locator('[name="/priority"]').selectOption('high');

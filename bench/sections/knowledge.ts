@@ -1,15 +1,23 @@
 // The knowledge base: lore query, lore check-plan and prompt building on the generated store,
-// per call in-process (on a built index, as the daemon will hold it) and as whole CLI processes.
-import { addRow, ENTRIES, LORE, processBench, RUNS, task, type BenchContext } from '../harness.js';
+// per call in-process (on a built index, as the daemon will hold it) and as whole CLI processes;
+// relevance on the labelled paraphrase set, keyword only and semantic + keyword.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addFigure, addRow, ENTRIES, LORE, processBench, RUNS, task, type BenchContext } from '../harness.js';
 import { taskAndPlan } from '../knowledge-input.mjs';
 
 interface KnowledgeFigures {
   built: number;
   entries: number;
+  keywordQuery: number[];
+  firstSemantic: number;
   query: number[];
   check: number[];
   prompt: number[];
 }
+
+interface Recall { found: number; total: number; recall: number }
+const recall = (r: Recall): string => `${r.recall.toFixed(3)} (${r.found}/${r.total})`;
 
 export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   process.stderr.write('knowledge: load + index, query, check-plan, prompt in-process...\n');
@@ -17,23 +25,43 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   await task('task.mjs', ['age-files', store]);
   await task('knowledge-task.mjs', ['knowledge', store, '1']);
   const builds: number[] = [];
-  const all: KnowledgeFigures = { built: 0, entries: 0, query: [], check: [], prompt: [] };
+  const all: KnowledgeFigures = { built: 0, entries: 0, keywordQuery: [], firstSemantic: 0, query: [], check: [], prompt: [] };
+  const firsts: number[] = [];
   let peak = 0;
   for (let run = 0; run < RUNS; run++) {
     const figures = await task<KnowledgeFigures>('knowledge-task.mjs', ['knowledge', store, '50']);
     builds.push(figures.built);
-    for (const key of ['query', 'check', 'prompt'] as const) all[key].push(...figures[key]);
+    firsts.push(figures.firstSemantic);
+    for (const key of ['keywordQuery', 'query', 'check', 'prompt'] as const) all[key].push(...figures[key]);
     peak = Math.max(peak, figures.maxRssKb);
   }
-  addRow(`knowledge index: load (record cache warm) + BM25 build, ${ENTRIES} entries`, builds, peak, 'figure');
-  addRow(`query in-process on the built index, per call`, all.query, undefined, 'daemon: p50 under 5 ms');
+  addRow(`knowledge index: load (record cache warm) + BM25 build, ${ENTRIES} entries`, builds, undefined, 'figure');
+  addRow(`query in-process, keyword only (use_semantic: false), per call`, all.keywordQuery, undefined, 'daemon: p50 under 5 ms');
+  addRow(`first semantic query of a process: word table + ${ENTRIES} entry vectors from the snapshot`, firsts, peak, 'figure');
+  const computed: number[] = [];
+  for (let run = 0; run < RUNS; run++) computed.push((await task<{ ms: number }>('knowledge-task.mjs', ['entry-vectors', store])).ms);
+  addRow(`the same without the snapshot: ${ENTRIES} entry vectors computed and saved`, computed, undefined, 'figure');
+  addRow(`query in-process, semantic + keyword (built-in word vectors), per call`, all.query, undefined, 'daemon: p50 under 5 ms');
   addRow(`check-plan in-process (20 files), per call`, all.check, undefined, 'daemon: p50 under 5 ms');
   addRow('prompt building (check + buildAgentPrompt), per call', all.prompt, undefined, 'figure');
 
   process.stderr.write('knowledge: whole CLI processes...\n');
   const description = taskAndPlan(1).task.description;
   await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], 'figure', store);
+  const config = join(store, '.knowledge/config.yaml');
+  const text = readFileSync(config, 'utf8');
+  writeFileSync(config, text.replace('use_semantic: true', 'use_semantic: false'));
+  try {
+    await processBench(`lore query, keyword only (use_semantic: false), same store`, [LORE, 'query', description, '--json'], 'figure', store);
+  } finally {
+    writeFileSync(config, text);
+  }
   const input = JSON.stringify(taskAndPlan(2));
   await processBench(`lore check-plan, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'check-plan', '--json'], 'figure', store, RUNS, input);
   await processBench(`lore prompt agent, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'prompt', 'agent'], 'figure', store, RUNS, input);
+
+  const relevance = await task<{ paraphrases: Record<'keyword' | 'semantic', Recall>; keywords: Record<'keyword' | 'semantic', Recall> }>('knowledge-task.mjs', ['relevance', store]);
+  addFigure('relevance: paraphrased queries, recall@5, keyword only', recall(relevance.paraphrases.keyword), 'tests/fixtures/paraphrase-relevance.json', 'figure');
+  addFigure('relevance: paraphrased queries, recall@5, semantic + keyword', recall(relevance.paraphrases.semantic), 'tests/knowledge-relevance.test.ts', 'figure');
+  addFigure('relevance: keyword queries, recall@5, keyword only / semantic + keyword', `${recall(relevance.keywords.keyword)} / ${recall(relevance.keywords.semantic)}`, '', 'figure');
 }

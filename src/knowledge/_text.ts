@@ -12,6 +12,11 @@ const STOP_WORDS = new Set(
   ].join(' ').split(' '),
 );
 
+/** Whether a lower-case word is a stop word. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** The lower-case words of a text, in order: letters and digits, everything else separates. */
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];

@@ -1,11 +1,14 @@
-// Duplicate and similar entries: Jaccard similarity of word shingles of the normalised title and
-// description. Shingles are the stemmed, stop-word-free words and each pair of adjacent ones, so
-// rewording and reordering lower the score while a repeated learning scores near 1.
-// On demand, all pairs are found with prefix filtering (exact for Jaccard, far fewer comparisons
-// than all pairs): two sets with Jaccard >= t must share one of the rarest |s| - ceil(t·|s|) + 1
-// shingles of each.
+// Duplicate and similar entries: the higher of two similarities of the title and description.
+// Words: Jaccard similarity of shingles, the stemmed, stop-word-free words and each pair of
+// adjacent ones, so a repeated learning scores near 1. Meaning: the cosine of their built-in
+// word-vector embeddings (word-vectors.ts), so a learning said again in other words scores high
+// too, where its shingles barely overlap.
+// On demand, all pairs are found with prefix filtering for words (exact for Jaccard, far fewer
+// comparisons than all pairs: two sets with Jaccard >= t must share one of the rarest
+// |s| - ceil(t·|s|) + 1 shingles of each) and by comparing every pair's vectors for meaning.
 import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
+import { dot, embedText } from './word-vectors.js';
 
 export const DEFAULT_SIMILARITY = 0.8;
 
@@ -31,9 +34,31 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
+/** What similarity compares of a title and description, computed once per text. */
+export interface Fingerprint {
+  shingles: Set<string>;
+  /** The unit vector of its meaning; undefined when no word is in the word table. */
+  meaning: Float32Array | undefined;
+}
+
+/** The fingerprint of a title and description. */
+export function fingerprint(title: string, description: string): Fingerprint {
+  return { shingles: shingles(title, description), meaning: embedText(`${title}\n${description}`) };
+}
+
+/** The cosine of two meanings (0 when either is unknown), at most 1. */
+function meaningSimilarity(a: Float32Array | undefined, b: Float32Array | undefined): number {
+  return a === undefined || b === undefined ? 0 : Math.min(1, dot(a, b));
+}
+
+/** Similarity of two fingerprints: the higher of their words' Jaccard and their meanings' cosine. */
+export function compare(a: Fingerprint, b: Fingerprint): number {
+  return Math.max(jaccard(a.shingles, b.shingles), meaningSimilarity(a.meaning, b.meaning));
+}
+
 /** Similarity of two entries' titles and descriptions. */
 export function similarity(a: Pick<KnowledgeEntry, 'title' | 'description'>, b: Pick<KnowledgeEntry, 'title' | 'description'>): number {
-  return jaccard(shingles(a.title, a.description), shingles(b.title, b.description));
+  return compare(fingerprint(a.title, a.description), fingerprint(b.title, b.description));
 }
 
 export interface SimilarPair {
@@ -42,22 +67,72 @@ export interface SimilarPair {
   similarity: number;
 }
 
+/** The most pairs findDuplicates lists unless told otherwise: a store of near-identical entries must not flood its answer. */
+export const DEFAULT_MAX_PAIRS = 1000;
+
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
+/** The dot product of two rows of a matrix (4 lanes: all pairs of a large store add up). */
+function dotRows(matrix: Float32Array, a: number, b: number, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 3 < dims; d += 4) {
+    s0 += matrix[a + d]! * matrix[b + d]!;
+    s1 += matrix[a + d + 1]! * matrix[b + d + 1]!;
+    s2 += matrix[a + d + 2]! * matrix[b + d + 2]!;
+    s3 += matrix[a + d + 3]! * matrix[b + d + 3]!;
+  }
+  for (; d < dims; d++) s0 += matrix[a + d]! * matrix[b + d]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** Keeps the `max` best pairs of many: most similar first, then by ids; counts them all. */
+class BestPairs {
+  readonly pairs: SimilarPair[] = [];
+  found = 0;
+  /** The similarity of the last pair kept at the latest trim: a pair below it can no longer be listed. */
+  private bar = -Infinity;
+
+  constructor(private readonly max: number) {}
+
+  add(a: string, b: string, similarity: number): void {
+    this.found++;
+    const value = round(similarity);
+    if (value < this.bar) return;
+    this.pairs.push(a < b ? { a, b, similarity: value } : { a: b, b: a, similarity: value });
+    if (this.pairs.length >= 2 * this.max) this.trim();
+  }
+
+  trim(): SimilarPair[] {
+    this.pairs.sort((x, y) => y.similarity - x.similarity || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : x.b > y.b ? 1 : 0));
+    if (this.pairs.length >= this.max) {
+      this.pairs.length = this.max;
+      this.bar = this.pairs[this.max - 1]!.similarity;
+    }
+    return this.pairs;
+  }
+}
+
 /**
- * Every pair of entries at least `threshold` similar, most similar first (then by ids).
+ * The pairs of entries at least `threshold` similar, most similar first (then by ids): at most
+ * `max` of them, and how many there are.
  *
  * @example
- * findDuplicates(entries, 0.8); // → [{ a: 'learn-retry-with-backoff', b: 'learn-retry-with-backoff-2', similarity: 0.93 }]
+ * findDuplicates(entries, 0.8); // → { pairs: [{ a: 'learn-retry-with-backoff', b: 'learn-retry-with-backoff-2', similarity: 0.93 }], found: 1 }
  */
-export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>, threshold = DEFAULT_SIMILARITY): SimilarPair[] {
-  const sets = entries.map((e) => shingles(e.title, e.description));
+export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>, threshold = DEFAULT_SIMILARITY, max = DEFAULT_MAX_PAIRS): { pairs: SimilarPair[]; found: number } {
+  const prints = entries.map((e) => fingerprint(e.title, e.description));
+  const best = new BestPairs(max);
   const frequency = new Map<string, number>();
-  for (const set of sets) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
+  for (const { shingles: set } of prints) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
   const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
   const index = new Map<string, number[]>();
-  const pairs: SimilarPair[] = [];
-  sets.forEach((set, i) => {
+  // Every pair whose words reach the threshold (prefix filtering finds them all)...
+  const byWords = new Set<number>();
+  prints.forEach(({ shingles: set }, i) => {
     const ordered = [...set].sort(rarestFirst);
     const prefix = ordered.slice(0, ordered.length - Math.ceil(threshold * ordered.length) + 1);
     const seen = new Set<number>();
@@ -65,23 +140,33 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
       for (const j of index.get(s) ?? []) {
         if (seen.has(j)) continue;
         seen.add(j);
-        const value = jaccard(set, sets[j]!);
-        if (value >= threshold) {
-          const [a, b] = [entries[j]!.id, entries[i]!.id].sort() as [string, string];
-          pairs.push({ a, b, similarity: round(value) });
-        }
+        if (jaccard(set, prints[j]!.shingles) < threshold) continue;
+        byWords.add(j * prints.length + i);
+        best.add(entries[i]!.id, entries[j]!.id, compare(prints[i]!, prints[j]!));
       }
       const list = index.get(s);
       if (list === undefined) index.set(s, [i]);
       else list.push(i);
     }
   });
-  return pairs.sort((x, y) => y.similarity - x.similarity || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : 1));
+  // ...and every other pair whose meanings do (their words are below the threshold, so the meaning
+  // is their similarity): no prefix to filter on, every pair of vectors is compared, in one matrix.
+  const known = prints.flatMap((p, i) => (p.meaning === undefined ? [] : [i]));
+  const dims = prints[known[0] ?? 0]?.meaning?.length ?? 0;
+  const matrix = new Float32Array(known.length * dims);
+  known.forEach((i, row) => matrix.set(prints[i]!.meaning!, row * dims));
+  for (let x = 0; x < known.length; x++) {
+    for (let y = x + 1; y < known.length; y++) {
+      const value = Math.min(1, dotRows(matrix, x * dims, y * dims, dims));
+      if (value >= threshold && !byWords.has(known[x]! * prints.length + known[y]!)) best.add(entries[known[x]!]!.id, entries[known[y]!]!.id, value);
+    }
+  }
+  return { pairs: best.trim(), found: best.found };
 }
 
-/** Candidates' shingles computed once, for checking many texts against them (a batch of captures). */
+/** Candidates' fingerprints computed once, for checking many texts against them (a batch of captures). */
 export class SimilarityIndex<T extends Pick<KnowledgeEntry, 'id' | 'title' | 'description'>> {
-  private readonly sets: Array<{ candidate: T; shingles: Set<string> }> = [];
+  private readonly prints: Array<{ candidate: T; print: Fingerprint }> = [];
 
   constructor(candidates: readonly T[] = []) {
     for (const candidate of candidates) this.add(candidate);
@@ -89,15 +174,15 @@ export class SimilarityIndex<T extends Pick<KnowledgeEntry, 'id' | 'title' | 'de
 
   /** Adds a candidate. */
   add(candidate: T): void {
-    this.sets.push({ candidate, shingles: shingles(candidate.title, candidate.description) });
+    this.prints.push({ candidate, print: fingerprint(candidate.title, candidate.description) });
   }
 
   /** The most similar candidate to a title and description, if any reaches the threshold (ties: the smaller id). */
   mostSimilar(title: string, description: string, threshold = DEFAULT_SIMILARITY): { match: T; similarity: number } | undefined {
-    const target = shingles(title, description);
+    const target = fingerprint(title, description);
     let best: { match: T; similarity: number } | undefined;
-    for (const { candidate, shingles: set } of this.sets) {
-      const value = jaccard(target, set);
+    for (const { candidate, print } of this.prints) {
+      const value = compare(target, print);
       if (value >= threshold && (best === undefined || value > best.similarity || (value === best.similarity && candidate.id < best.match.id))) best = { match: candidate, similarity: value };
     }
     return best === undefined ? undefined : { ...best, similarity: round(best.similarity) };

@@ -33,6 +33,10 @@ export interface KnowledgeIndex {
   /** Patterns, globs and prohibitions' keywords, each once, with the entries holding them. */
   plan: PlanIndex;
   matching: MatchingConfig;
+  /** The content identity of the entry files, when loaded from a store: keys the snapshots. */
+  identity?: string;
+  /** The built-in word-vector embedding of each entry (dims per entry), filled on first semantic query. */
+  vectors?: Float32Array;
 }
 
 /**
@@ -76,6 +80,7 @@ export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
   const snapshot = readBm25Snapshot(store.root, key);
   const index = buildKnowledgeIndex(entries, store.config.matching, snapshot?.size === entries.length ? snapshot : undefined);
   if (index.bm25 !== snapshot) await writeBm25Snapshot(store.root, key, index.bm25);
+  index.identity = loaded.identity;
   return { index, problems: [...loaded.problems, ...usage.problems] };
 }
 

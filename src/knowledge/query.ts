@@ -130,12 +130,18 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
     lexical[k] = lexicalScore(signals, doc);
     if (lexical[k]! > maxLexical) maxLexical = lexical[k]!;
   });
-  const semantic = await semanticScores({ root: options.root, matching: index.matching, entries: applicable.map((i) => index.entries[i]!), query: query.taskDescription, env: options.env });
+  const semantic = await semanticScores({ root: options.root, index, docs: applicable, query: query.taskDescription, env: options.env });
+  // Both halves are normalised to the query's best match: lexical by the highest lexical score,
+  // semantic by how far the most similar entry rises above the floor.
+  let maxSemantic = 0;
+  semantic.scores?.forEach((similarity) => (maxSemantic = Math.max(maxSemantic, similarity - semantic.floor)));
   // Scores stay plain numbers until the winners are known; only they become result objects.
   const scores = new Float64Array(applicable.length);
   applicable.forEach((doc, k) => {
     const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
-    const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * semantic.scores[k]!;
+    const similarity = semantic.scores?.[k] ?? 0;
+    const meaning = similarity > 0 && maxSemantic > 0 ? (similarity - semantic.floor) / maxSemantic : 0;
+    const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaning;
     scores[k] = relevance * index.meta[doc]!.weight;
   });
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);

@@ -1,13 +1,16 @@
-// Optional semantic matching through an OpenAI-compatible /v1/embeddings endpoint (a local Ollama,
-// for instance). Entry vectors are computed once per content hash and kept in
-// .knowledge/.cache/; when the provider is not configured or cannot be reached, callers fall
-// back to lexical ranking and say so.
+// Semantic matching: the built-in word vectors (word-vectors.ts, offline, the default), or an
+// OpenAI-compatible /v1/embeddings endpoint (a local Ollama, for instance) when matching.embeddings
+// names one. The provider's entry vectors are computed once per content hash and kept in
+// .knowledge/.cache/; when it cannot be reached, the built-in vectors answer and say why.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
-import type { EmbeddingsConfig, KnowledgeEntry, MatchingConfig } from '../types.js';
+import type { EmbeddingsConfig, KnowledgeEntry } from '../types.js';
+import { computeEntryVectors, storeEntryVectors } from './entry-vectors.js';
+import type { KnowledgeIndex } from './knowledge-index.js';
+import { dot, embedText, wordVectors, type WordVectors } from './word-vectors.js';
 
 /** Whether semantic matching was used for a query, and why not when it was not. */
 export interface SemanticStatus {
@@ -138,29 +141,82 @@ async function entryVectors(root: string, config: EmbeddingsConfig, entries: rea
   return { vectors: hashes.map((hash) => decode(cache.vectors[hash]!)), computed };
 }
 
+/** Cosine similarity below which the built-in word vectors' score counts as zero (their scale, not the provider's). */
+export const WORD_VECTOR_FLOOR = 0.4;
+/** The model name the built-in word vectors report. */
+export const WORD_VECTORS_MODEL = 'glove-6b-100d';
+
+/** Similarities of some entries to a query: cosine, or 0 at or below `floor`. */
+export interface SemanticScores {
+  scores?: Float64Array;
+  /** The floor below which similarity counts as nothing (semantic_threshold, or WORD_VECTOR_FLOOR). */
+  floor: number;
+  status: SemanticStatus;
+}
+
+/** The built-in word vectors' similarities of the index's entries `docs` to the query (entry vectors from the snapshot or computed once per index). */
+async function wordVectorScores(options: SemanticOptions, fallback: string): Promise<SemanticScores> {
+  const { index, docs } = options;
+  let vectors: WordVectors;
+  try {
+    vectors = wordVectors();
+  } catch (error) {
+    return { floor: 0, status: { used: false, message: `${fallback}${(error as Error).message}: lexical ranking only` } };
+  }
+  let computed = 0;
+  if (index.vectors === undefined) {
+    if (index.identity === undefined) {
+      index.vectors = computeEntryVectors(index.entries, vectors);
+      computed = index.entries.length;
+    } else {
+      ({ matrix: index.vectors, computed } = await storeEntryVectors(options.root, index.identity, index.entries, vectors));
+    }
+  }
+  const query = embedText(options.query, vectors);
+  const scores = new Float64Array(docs.length);
+  if (query !== undefined) {
+    docs.forEach((doc, k) => {
+      const similarity = dot(query, index.vectors!, doc * vectors.dims);
+      scores[k] = similarity > WORD_VECTOR_FLOOR ? similarity : 0;
+    });
+  }
+  return { scores, floor: WORD_VECTOR_FLOOR, status: { used: true, message: `${fallback}semantic matching with the built-in word vectors (${WORD_VECTORS_MODEL})`, model: WORD_VECTORS_MODEL, computed } };
+}
+
+export interface SemanticOptions {
+  root: string;
+  index: KnowledgeIndex;
+  /** The entries to score: positions in index.entries. */
+  docs: readonly number[];
+  query: string;
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
 /**
- * Semantic similarity of each entry to the query text: cosine similarity, or 0 below
- * `matching.semantic_threshold`. Returns no scores (and says why) when semantic matching is off,
- * not configured, or the provider fails.
+ * Semantic similarity of entries to the query text: cosine similarity, or 0 at or below the
+ * floor. The configured provider's (matching.embeddings, floor semantic_threshold) when there is
+ * one and it answers; the built-in word vectors' otherwise (floor WORD_VECTOR_FLOOR). No scores
+ * when matching.use_semantic is false.
  *
  * @example
- * const { scores, status } = await semanticScores({ root, matching: store.config.matching, entries, query: 'add retries' });
+ * const { scores, floor, status } = await semanticScores({ root, index, docs: [0, 1, 2], query: 'add retries' });
  */
-export async function semanticScores(options: { root: string; matching: MatchingConfig; entries: readonly KnowledgeEntry[]; query: string; env?: NodeJS.ProcessEnv | undefined }): Promise<{ scores?: Float64Array; status: SemanticStatus }> {
-  const { matching } = options;
-  if (!matching.use_semantic) return { status: { used: false, message: 'semantic matching is off (matching.use_semantic is false): lexical ranking only' } };
+export async function semanticScores(options: SemanticOptions): Promise<SemanticScores> {
+  const { matching } = options.index;
+  if (!matching.use_semantic) return { floor: 0, status: { used: false, message: 'semantic matching is off (matching.use_semantic is false): lexical ranking only' } };
   const config = matching.embeddings;
-  if (config === undefined) return { status: { used: false, message: 'matching.use_semantic is true but no matching.embeddings provider is configured: lexical ranking only' } };
+  if (config === undefined) return wordVectorScores(options, '');
   try {
+    const entries = options.docs.map((doc) => options.index.entries[doc]!);
     const [query] = await fetchEmbeddings(config, [options.query], options.env);
-    const { vectors, computed } = await entryVectors(options.root, config, options.entries, options.env ?? {});
+    const { vectors, computed } = await entryVectors(options.root, config, entries, options.env ?? {});
     const scores = new Float64Array(vectors.length);
     vectors.forEach((vector, i) => {
       const similarity = cosine(query!, vector);
-      scores[i] = similarity >= matching.semantic_threshold ? similarity : 0;
+      scores[i] = similarity > matching.semantic_threshold ? similarity : 0;
     });
-    return { scores, status: { used: true, message: `semantic matching with ${config.model} at ${endpoint(config)}`, model: config.model, computed } };
+    return { scores, floor: matching.semantic_threshold, status: { used: true, message: `semantic matching with ${config.model} at ${endpoint(config)}`, model: config.model, computed } };
   } catch (error) {
-    return { status: { used: false, message: `the embedding provider at ${endpoint(config)} could not be used (${(error as Error).message}): lexical ranking only` } };
+    return wordVectorScores(options, `the embedding provider at ${endpoint(config)} could not be used (${(error as Error).message}): `);
   }
 }

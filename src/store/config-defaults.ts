@@ -10,7 +10,7 @@ export const DEFAULT_LIMITS: LimitsConfig = { max_file_bytes: 1024 * 1024, max_y
 
 export const DEFAULT_CONFIG: LoreConfig = {
   version: FORMAT_VERSION,
-  matching: { use_semantic: false, semantic_threshold: 0.7, keyword_boost: 1.5 },
+  matching: { use_semantic: true, semantic_threshold: 0.7, keyword_boost: 1.5 },
   pre_task_check: { enabled: true, block_on_critical: true, max_recommendations: 5, max_learnings: 3 },
   capture: { auto_capture_success: true, auto_capture_failure: true, on_turn_record: false, require_approval: true },
   retention: { max_age_days: 365, prune_low_priority: true, min_applications_to_keep: 3 },

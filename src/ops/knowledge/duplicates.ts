@@ -1,4 +1,4 @@
-import { DEFAULT_SIMILARITY, findDuplicates, type SimilarPair } from '../../knowledge/duplicates.js';
+import { DEFAULT_MAX_PAIRS, DEFAULT_SIMILARITY, findDuplicates, type SimilarPair } from '../../knowledge/duplicates.js';
 import { loadEntries } from '../../knowledge/entries.js';
 import type { KnowledgeType } from '../../types.js';
 import { defineOp } from '../_define.js';
@@ -12,9 +12,11 @@ export interface DuplicatesOutput {
   /** How many entries were compared. */
   entries: number;
   pairs: TitledPair[];
+  /** Pairs at the threshold past `max`, not listed. */
+  unlisted: number;
 }
 
-export const op = defineOp<{ threshold?: number; types?: KnowledgeType[] }, DuplicatesOutput>({
+export const op = defineOp<{ threshold?: number; types?: KnowledgeType[]; max?: number }, DuplicatesOutput>({
   name: 'knowledge.duplicates',
   async run(input, { ws, note }) {
     const threshold = input.threshold ?? DEFAULT_SIMILARITY;
@@ -23,7 +25,8 @@ export const op = defineOp<{ threshold?: number; types?: KnowledgeType[] }, Dupl
     noteSkipped(note, problems);
     const entries = records.map((r) => r.value).filter((e) => types.length === 0 || types.includes(e.type));
     const titles = new Map(entries.map((e) => [e.id, e.title]));
-    const pairs = findDuplicates(entries, threshold).map((p) => ({ ...p, aTitle: titles.get(p.a)!, bTitle: titles.get(p.b)! }));
-    return { threshold, entries: entries.length, pairs };
+    const found = findDuplicates(entries, threshold, input.max ?? DEFAULT_MAX_PAIRS);
+    const pairs = found.pairs.map((p) => ({ ...p, aTitle: titles.get(p.a)!, bTitle: titles.get(p.b)! }));
+    return { threshold, entries: entries.length, pairs, unlisted: found.found - pairs.length };
   },
 });

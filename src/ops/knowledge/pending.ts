@@ -1,5 +1,5 @@
 import { listPending } from '../../knowledge/capture.js';
-import { jaccard, shingles } from '../../knowledge/duplicates.js';
+import { compare, fingerprint } from '../../knowledge/duplicates.js';
 import { APPLIED_KINDS, loadEntries } from '../../knowledge/entries.js';
 import type { KnowledgeEntry, KnowledgeType } from '../../types.js';
 import { defineOp } from '../_define.js';
@@ -34,11 +34,11 @@ export const op = defineOp<{ similar?: number }, PendingItem[]>({
     const threshold = input.similar;
     const loaded = await loadEntries(store, APPLIED_KINDS);
     noteSkipped(note, loaded.problems);
-    const existing = loaded.records.map((r) => ({ entry: r.value, words: shingles(r.value.title, r.value.description) }));
+    const existing = loaded.records.map((r) => ({ entry: r.value, print: fingerprint(r.value.title, r.value.description) }));
     for (const item of items) {
-      const words = shingles(item.value.title, item.value.description);
+      const print = fingerprint(item.value.title, item.value.description);
       item.similar = existing
-        .map(({ entry, words: other }) => ({ id: entry.id, type: entry.type, title: entry.title, similarity: round(jaccard(words, other)) }))
+        .map(({ entry, print: other }) => ({ id: entry.id, type: entry.type, title: entry.title, similarity: round(compare(print, other)) }))
         .filter((s) => s.similarity >= threshold && s.similarity > 0)
         .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
     }

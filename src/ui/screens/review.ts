@@ -10,7 +10,7 @@ import type { ScreenProps } from '../screen.js';
 import { ProblemsBanner, useStoreProblems } from '../store-problems.js';
 
 /** How similar an existing entry must be to be listed next to a pending learning. */
-const SIMILAR = 0.3;
+const SIMILAR = 0.7;
 
 interface Pending {
   id: string;

@@ -1,0 +1,64 @@
+// The framing of lore's binary caches in .knowledge/.cache/ (the BM25 index, the entry vectors):
+// a 4-byte header length, a JSON header (format, key, sha1 of the body, and what the cache adds),
+// zeros up to 8 bytes, then the body, whose typed arrays start aligned. A file that is missing,
+// foreign, stale, truncated or damaged reads as nothing: the caller rebuilds it.
+import { createHash } from 'node:crypto';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readBytesIfExistsSync } from '../fs/read-text.js';
+
+/** What every snapshot header holds. */
+export interface SnapshotHeader {
+  format: string;
+  key: string;
+  sum: string;
+}
+
+/** The bytes of a snapshot: `header` (format, key and the cache's own fields) over `body`. */
+export function frameSnapshot(header: Omit<SnapshotHeader, 'sum'> & Record<string, unknown>, body: Buffer): Buffer {
+  const json = Buffer.from(JSON.stringify({ ...header, sum: createHash('sha1').update(body).digest('hex') }));
+  const start = align(4 + json.length);
+  const head = Buffer.alloc(start);
+  head.writeUInt32LE(json.length, 0);
+  json.copy(head, 4);
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * The header and body of `bytes` when they are a whole, undamaged snapshot of `format` made
+ * under `key` whose body has the length `bodyLength` computes from the header; otherwise undefined.
+ * The body starts on 8 bytes (copied when the buffer does not).
+ */
+export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format: string, key: string, bodyLength: (header: H) => number): { header: H; body: Buffer } | undefined {
+  try {
+    if (bytes.length < 4) return undefined;
+    const length = bytes.readUInt32LE(0);
+    if (4 + length > bytes.length) return undefined;
+    const header = JSON.parse(bytes.toString('utf8', 4, 4 + length)) as H;
+    if (header.format !== format || header.key !== key) return undefined;
+    const start = align(4 + length);
+    if (bytes.length !== start + bodyLength(header)) return undefined;
+    // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
+    const body = (bytes.byteOffset + start) % 8 === 0 ? bytes.subarray(start) : Buffer.from(bytes.subarray(start));
+    return createHash('sha1').update(body).digest('hex') === header.sum ? { header, body } : undefined;
+  } catch {
+    return undefined; // damaged: rebuilt by the caller
+  }
+}
+
+/** The bytes of the snapshot file at `path`, when there is one lore can read (not through a symlink). */
+export function readSnapshotFile(path: string): Buffer | undefined {
+  try {
+    return readBytesIfExistsSync(path);
+  } catch {
+    return undefined; // a symlink or an unreadable file: not a cache lore wrote
+  }
+}
+
+/** Writes a snapshot atomically; a store that cannot take it (read-only checkout) is left as it was. */
+export async function writeSnapshotFile(path: string, bytes: Buffer): Promise<void> {
+  await writeFileAtomic(path, bytes, { durable: false }).catch(() => undefined);
+}
+
+function align(offset: number): number {
+  return Math.ceil(offset / 8) * 8;
+}

