@@ -35,14 +35,14 @@ describe('relevance on paraphrased queries', () => {
     }
   });
 
-  it('finds with the built-in word vectors what keyword ranking cannot: recall@5 0.206 against 0', async (t) => {
+  it('finds with the built-in word vectors what keyword ranking cannot: recall@5 0.294 against 0', async (t) => {
     const semantic = await ranker(t);
     const keyword = await ranker(t, 'matching:\n  use_semantic: false\n');
     const withVectors = await recallAt(fixture.paraphrases, semantic, 5);
     const withKeywords = await recallAt(fixture.paraphrases, keyword, 5);
     assert.deepEqual(withKeywords, { found: 0, total: 34, recall: 0 });
-    assert.deepEqual(withVectors, { found: 7, total: 34, recall: 0.206 });
-    assert.ok(withVectors.recall - withKeywords.recall >= 0.2, 'the margin the README states');
+    assert.deepEqual(withVectors, { found: 10, total: 34, recall: 0.294 });
+    assert.ok(withVectors.recall - withKeywords.recall >= 0.25, 'the margin the README states');
   });
 
   it('keeps what keyword queries find', async (t) => {

@@ -20,6 +20,12 @@ export const FILE_WEIGHT = 3;
 export const TECH_WEIGHT = 1;
 /** Share of the semantic score in relevance when semantic matching is used. */
 export const SEMANTIC_SHARE = 0.5;
+/**
+ * The least normalised semantic score that counts: an entry counts by meaning only when its
+ * similarity is at least this far from the floor to the query's best match, so a loosely related
+ * entry does not fill the list (word vectors rank many entries a little above their floor).
+ */
+export const SEMANTIC_CUT = 0.6;
 export const DEFAULT_MAX_RESULTS = 10;
 
 export interface KnowledgeQuery {
@@ -137,10 +143,14 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   semantic.scores?.forEach((similarity) => (maxSemantic = Math.max(maxSemantic, similarity - semantic.floor)));
   // Scores stay plain numbers until the winners are known; only they become result objects.
   const scores = new Float64Array(applicable.length);
+  // The similarity of each entry whose meaning counted (0 for the rest), for its reasons.
+  const counted = new Float64Array(applicable.length);
   applicable.forEach((doc, k) => {
     const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
     const similarity = semantic.scores?.[k] ?? 0;
-    const meaning = similarity > 0 && maxSemantic > 0 ? (similarity - semantic.floor) / maxSemantic : 0;
+    const share = similarity > 0 && maxSemantic > 0 ? (similarity - semantic.floor) / maxSemantic : 0;
+    const meaning = share >= SEMANTIC_CUT ? share : 0;
+    if (meaning > 0) counted[k] = similarity;
     const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaning;
     scores[k] = relevance * index.meta[doc]!.weight;
   });
@@ -148,7 +158,7 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
     ...index.entries[applicable[k]!]!,
     score: round(scores[k]!),
-    reasons: reasonsFor(index, signals, applicable[k]!, semantic.scores?.[k] ?? 0),
+    reasons: reasonsFor(index, signals, applicable[k]!, counted[k]!),
   }));
   const result = { recommendations: pick('recommendation'), prohibitions: pick('prohibition'), learnings: pick('learning') };
   const selected = [...result.prohibitions, ...result.recommendations, ...result.learnings];

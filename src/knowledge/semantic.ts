@@ -142,7 +142,7 @@ async function entryVectors(root: string, config: EmbeddingsConfig, entries: rea
 }
 
 /** Cosine similarity below which the built-in word vectors' score counts as zero (their scale, not the provider's). */
-export const WORD_VECTOR_FLOOR = 0.4;
+export const WORD_VECTOR_FLOOR = 0.35;
 /** The model name the built-in word vectors report. */
 export const WORD_VECTORS_MODEL = 'glove-6b-100d';
 
