@@ -214,13 +214,14 @@ async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
   const [{ loadConfig }, { readRecords }, { readTextIfExists }] = await Promise.all([import('../store/open.js'), import('../store/read.js'), import('../fs/read-text.js')]);
   const { config, problems } = await loadConfig(root);
   const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
+  failOnProblems([...problems, ...read.problems]);
   // The extends sources the working tree's lock pins apply too, as they will once committed.
   const lockText = await readTextIfExists(join(root, LOCK_PATH));
   const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
   const sources = lockText === undefined && configuredSources(config).length === 0
     ? { records: [], problems: [] }
     : await readSourceRecords(root, new GitRecordCache(root), config, parsed.lock, ['prohibition']);
-  failOnProblems([...problems, ...read.problems, ...parsed.problems, ...sources.problems]);
+  failOnProblems([...parsed.problems, ...sources.problems]);
   const own = new Set(read.records.map((r) => r.id));
   const added = sources.records.filter((r) => !own.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical');
   return { exists: true, config, records: [...read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), ...added], problems: [] };
