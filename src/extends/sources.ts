@@ -124,17 +124,17 @@ function fetchError(source: ResolvedSource, detail: string): LoreError {
 
 /** Fetches `ref` of a source into its bare repository; returns the commit it names. */
 export async function fetchSource(root: string, source: ResolvedSource, env?: NodeJS.ProcessEnv): Promise<string> {
+  // A url from a committed config.yaml is untrusted: only the transports that fetch data, never
+  // a remote helper (`ext::sh -c ...` runs a command) or an unknown scheme. Checked before anything is made.
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(source.url)?.[1]?.toLowerCase();
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source.url) || (scheme !== undefined && !['https', 'http', 'ssh', 'git', 'file'].includes(scheme))) {
+    throw new LoreError('USAGE', `source ${source.name}: ${source.url} is not a git URL lore fetches (https, ssh, git, file, user@host:path or a path)`, { hint: 'fix its url in .knowledge/config.yaml' });
+  }
   const where = await sourceGit(root, source.name, env);
   const { mkdirSync, existsSync } = await import('node:fs');
   if (!existsSync(join(where.cwd, 'HEAD'))) {
     mkdirSync(where.cwd, { recursive: true });
     await git([...NO_HOOKS, 'init', '-q', '--bare', '--template=', where.cwd], where);
-  }
-  // A url from a committed config.yaml is untrusted: only the transports that fetch data, never
-  // a remote helper (`ext::sh -c ...` runs a command) or an unknown scheme.
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(source.url)?.[1]?.toLowerCase();
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source.url) || (scheme !== undefined && !['https', 'http', 'ssh', 'git', 'file'].includes(scheme))) {
-    throw new LoreError('USAGE', `source ${source.name}: ${source.url} is not a git URL lore fetches (https, ssh, git, file, user@host:path or a path)`, { hint: 'fix its url in .knowledge/config.yaml' });
   }
   // A relative path is the repository holding .knowledge/'s neighbour, not the cache's.
   const url = scheme !== undefined || /^[^/]+@[^/]+:/.test(source.url) ? source.url : resolve(root, source.url);
