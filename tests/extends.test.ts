@@ -36,6 +36,15 @@ async function app(t: TestContext): Promise<{ repo: string; env: NodeJS.ProcessE
 
 const run = (repo: string, args: string[], env?: NodeJS.ProcessEnv) => lore(args, { cwd: repo, ...(env === undefined ? {} : { env }) });
 
+/** Extends `repo` with the organisation's source as org, syncs, and commits both files through the hook (which must pass). */
+async function extendAndCommit(repo: string, org: { bare: string }, env: NodeJS.ProcessEnv): Promise<void> {
+  await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
+  await run(repo, ['sync']);
+  gitSync(repo, ['add', '-A']);
+  const committed = await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env);
+  assert.equal(committed.code, 0, committed.stderr);
+}
+
 describe('extends: org-wide knowledge through git', () => {
   it('adds a source to config.yaml as written, pins it with lore sync, and keeps the pin until --update', async (t) => {
     const org = orgSource(t);
@@ -90,10 +99,7 @@ describe('extends: org-wide knowledge through git', () => {
   it("blocks a commit against a source's critical prohibition, even one disabled locally; an allowlist record lets it through", async (t) => {
     const org = orgSource(t);
     const { repo, env } = await app(t);
-    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
-    await run(repo, ['sync']);
-    gitSync(repo, ['add', '-A']);
-    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env)).code, 0);
+    await extendAndCommit(repo, org, env);
 
     writeFiles(repo, { 'a.js': 'const x = eval("1");\n' });
     gitSync(repo, ['add', 'a.js']);
@@ -126,10 +132,7 @@ describe('extends: org-wide knowledge through git', () => {
   it('refuses to guard without the pinned sources: not fetched, or a config the lock does not match', async (t) => {
     const org = orgSource(t);
     const { repo, env } = await app(t);
-    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
-    await run(repo, ['sync']);
-    gitSync(repo, ['add', '-A']);
-    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env)).code, 0);
+    await extendAndCommit(repo, org, env);
     const pin = org.head().slice(0, 12);
 
     rmSync(join(repo, '.git/lore'), { recursive: true });
@@ -155,10 +158,7 @@ describe('extends: org-wide knowledge through git', () => {
   it("checks a range in a fresh clone only after lore sync, and lore diff reports a pin move with the source's changes", async (t) => {
     const org = orgSource(t);
     const { repo, env } = await app(t);
-    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
-    await run(repo, ['sync']);
-    gitSync(repo, ['add', '-A']);
-    gitSync(repo, ['commit', '-q', '--no-verify', '-m', 'extend org']);
+    await extendAndCommit(repo, org, env);
     gitSync(repo, ['checkout', '-q', '-b', 'feature']);
     writeFiles(repo, { 'a.js': 'eval("1");\n' });
     gitSync(repo, ['add', 'a.js']);
@@ -199,13 +199,10 @@ describe('extends: org-wide knowledge through git', () => {
   it("keeps the fetched sources inside git's folder, where no clone can bring hooks or replaced objects", async (t) => {
     const org = orgSource(t);
     const { repo, env } = await app(t);
-    await run(repo, ['extends', 'add', org.bare, '--name', 'org']);
-    await run(repo, ['sync']);
+    await extendAndCommit(repo, org, env);
     assert.equal(existsSync(join(repo, '.git/lore/extends/org.git/HEAD')), true);
     assert.deepEqual(readdirSync(join(repo, '.git/lore/extends/org.git')).filter((f) => f === 'hooks'), []);
     assert.equal(existsSync(join(repo, '.knowledge/.cache/extends')), false);
-    gitSync(repo, ['add', '-A']);
-    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'extend org'], env)).code, 0);
     // A replace ref that swaps the pinned commit for one without the rule is not honoured.
     const bare = join(repo, '.git/lore/extends/org.git');
     const pin = org.head();

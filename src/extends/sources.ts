@@ -283,6 +283,19 @@ export async function readSourceRecords(root: string, cache: GitRecordCache, con
   return { records, problems };
 }
 
+/**
+ * The records of `kinds` in the sources a lock pins, from the lock's text (undefined: no lock
+ * file), with every problem: the lock's own, the lock against config.yaml, pins not fetched, files
+ * that do not parse. An invalid lock reads no source.
+ */
+export async function pinnedSourceRecords(root: string, cache: GitRecordCache, config: LoreConfig, lockText: string | undefined, kinds: readonly RecordKindName[], env?: NodeJS.ProcessEnv): Promise<{ lock?: ExtendsLock; records: Array<StoreRecord & { blob: string; source: string }>; problems: Problem[] }> {
+  if (lockText === undefined && configuredSources(config).length === 0) return { records: [], problems: [] };
+  const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
+  if (lockText !== undefined && parsed.lock === undefined) return { records: [], problems: parsed.problems };
+  const read = await readSourceRecords(root, cache, config, parsed.lock, kinds, env);
+  return { ...(parsed.lock === undefined ? {} : { lock: parsed.lock }), records: read.records, problems: [...parsed.problems, ...read.problems] };
+}
+
 /** A source's name from its url: the last path segment without .git, as a name may be written. */
 export function nameFromUrl(url: string): string {
   const last = url.replace(/[\\/]+$/, '').split(/[\\/:]/).pop() ?? '';

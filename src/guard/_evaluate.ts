@@ -5,10 +5,10 @@ import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { git, gitTopLevel } from '../git/exec.js';
 import { readAtRef, readBlobs } from '../git/objects.js';
-import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
+import { LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { GitRecordCache, listGitSources, readGitListings, type GitListing, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
-import type { AllowRecord, ExtendsLock, KnowledgeEntry } from '../types.js';
+import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
 import { GUARD_KINDS, RULE_TREES_ARGS } from './hook-git.js';
@@ -184,18 +184,15 @@ export async function readBothSides(where: Where, committedAt: GitSource, change
  */
 async function withSources(where: Where, cache: GitRecordCache, listing: GitListing, side: GitRecords): Promise<GitRecords> {
   const lockFile = listing.files.find((f) => f.path === LOCK_PATH);
-  if (lockFile === undefined && configuredSources(side.config).length === 0) return side;
-  const problems: Problem[] = [];
-  let lock: ExtendsLock | undefined;
-  if (lockFile !== undefined) {
-    const parsed = await parseLock((await readBlobs(where, [lockFile.blob])).get(lockFile.blob)!.toString('utf8'), LOCK_PATH);
-    lock = parsed.lock;
-    problems.push(...parsed.problems);
-  }
-  const read = lock === undefined && problems.length > 0 ? { records: [], problems: [] } : await readSourceRecords(where.cwd, cache, side.config, lock, ['prohibition'], where.env);
-  const own = new Set(side.records.filter((r) => r.kind === 'prohibition').map((r) => r.id));
-  const added = read.records.filter((r) => !own.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical');
-  return { ...side, records: [...side.records, ...added], problems: [...side.problems, ...problems, ...read.problems] };
+  const lockText = lockFile === undefined ? undefined : (await readBlobs(where, [lockFile.blob])).get(lockFile.blob)!.toString('utf8');
+  const read = await pinnedSourceRecords(where.cwd, cache, side.config, lockText, ['prohibition'], where.env);
+  return { ...side, records: withSourceRules(side.records, read.records), problems: [...side.problems, ...read.problems] };
+}
+
+/** A side's records with a source's prohibitions: those of an id the side lacks, and every critical one. */
+function withSourceRules<R extends StoreRecord>(own: readonly R[], fromSources: readonly R[]): R[] {
+  const ids = new Set(own.filter((r) => r.kind === 'prohibition').map((r) => r.id));
+  return [...own, ...fromSources.filter((r) => !ids.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical')];
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';
@@ -216,15 +213,9 @@ async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
   const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
   failOnProblems([...problems, ...read.problems]);
   // The extends sources the working tree's lock pins apply too, as they will once committed.
-  const lockText = await readTextIfExists(join(root, LOCK_PATH));
-  const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
-  const sources = lockText === undefined && configuredSources(config).length === 0
-    ? { records: [], problems: [] }
-    : await readSourceRecords(root, new GitRecordCache(root), config, parsed.lock, ['prohibition']);
-  failOnProblems([...parsed.problems, ...sources.problems]);
-  const own = new Set(read.records.map((r) => r.id));
-  const added = sources.records.filter((r) => !own.has(r.id) || (r.value as KnowledgeEntry).priority === 'critical');
-  return { exists: true, config, records: [...read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), ...added], problems: [] };
+  const sources = await pinnedSourceRecords(root, new GitRecordCache(root), config, await readTextIfExists(join(root, LOCK_PATH)), ['prohibition']);
+  failOnProblems(sources.problems);
+  return { exists: true, config, records: withSourceRules(read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), sources.records), problems: [] };
 }
 
 /** Problems listed once, in order, whichever checks found them. */

@@ -2,7 +2,7 @@
 // the changes that weaken enforcement flagged and listed first.
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.js';
-import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
+import { LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { git } from '../git/exec.js';
 import { readAtRef } from '../git/objects.js';
 import { GitRecordCache, readGitRecordsAt, type GitRecords } from '../indexer/git-records.js';
@@ -141,11 +141,8 @@ const sourceOf = (r: StoreRecord & { source?: string }): { source?: string } => 
 /** The entries of the extends sources pinned at `ref` (read from the fetched sources), and each source's pin. */
 async function pinnedRecords(where: { cwd: string; env: NodeJS.ProcessEnv }, cache: GitRecordCache, ref: string, side: GitRecords): Promise<{ records: Array<StoreRecord & { blob: string; source: string }>; problems: Problem[]; pins: Map<string, string> }> {
   const text = await readAtRef(where, ref, LOCK_PATH);
-  if (text === undefined && configuredSources(side.config).length === 0) return { records: [], problems: [], pins: new Map() };
-  const parsed = text === undefined ? { problems: [] } : await parseLock(text.toString('utf8'), LOCK_PATH);
-  const pins = new Map((parsed.lock?.sources ?? []).map((p) => [p.name, p.commit]));
-  const read = text !== undefined && parsed.lock === undefined ? { records: [], problems: [] } : await readSourceRecords(where.cwd, cache, side.config, parsed.lock, APPLIED_KINDS_FOR_DIFF, where.env);
-  return { records: read.records, problems: [...parsed.problems, ...read.problems], pins };
+  const read = await pinnedSourceRecords(where.cwd, cache, side.config, text?.toString('utf8'), APPLIED_KINDS_FOR_DIFF, where.env);
+  return { records: read.records, problems: read.problems, pins: new Map((read.lock?.sources ?? []).map((p) => [p.name, p.commit])) };
 }
 
 /** The kinds a source contributes (its recommendations, prohibitions and learnings). */

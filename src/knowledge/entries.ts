@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LoreError, ValidationError, type Problem } from '../errors.js';
 import { gitUser } from '../git/exec.js';
 import { createHash } from 'node:crypto';
-import { configuredSources, LOCK_PATH, parseLock, readSourceRecords } from '../extends/sources.js';
+import { configuredSources, LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { GitRecordCache } from '../indexer/git-records.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
@@ -56,9 +56,8 @@ export async function withSourceEntries<R extends { id: string }>(store: Store, 
   const sourceKinds = APPLIED_KINDS.filter((kind) => kinds.includes(kind));
   const lockText = await readTextIfExists(join(store.root, LOCK_PATH));
   if (sourceKinds.length === 0 || (lockText === undefined && configuredSources(store.config).length === 0)) return local;
-  const parsed = lockText === undefined ? { problems: [] } : await parseLock(lockText, LOCK_PATH);
   const cache = new GitRecordCache(store.root);
-  const read = lockText !== undefined && parsed.lock === undefined ? { records: [], problems: [] } : await readSourceRecords(store.root, cache, store.config, parsed.lock, sourceKinds);
+  const read = await pinnedSourceRecords(store.root, cache, store.config, lockText, sourceKinds);
   await cache.save();
   const own = new Map(local.records.map((r) => [r.id, r]));
   // A source's critical prohibition is not weakened by the store's own entry of its id (disabled,
@@ -75,7 +74,7 @@ export async function withSourceEntries<R extends { id: string }>(store: Store, 
   const fromSources = read.records.filter((r) => !own.has(r.id)) as unknown as R[];
   return {
     records: [...local.records.map((r) => replaced.get(r.id) ?? r), ...fromSources],
-    problems: [...local.problems, ...parsed.problems, ...read.problems, ...notes],
+    problems: [...local.problems, ...read.problems, ...notes],
     identity: `${local.identity}\0extends:${createHash('sha1').update(lockText ?? '').digest('hex')}`,
   };
 }
