@@ -163,7 +163,7 @@ describe('lore hook status', () => {
     writeFileSync(path, config.replace('id: lore', 'id: lore\n        stages: [pre-push]'));
     assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env: envWithLore(t) }), {
       code: 1,
-      stdout: `lore does not run on commit (pre-commit): the pre-commit framework runs ${hook}, but ${path} has no hook lore for the pre-commit stage\nfix: Add the lore hook to ${path} (see the README's "Setting up the hook")\n`,
+      stdout: `lore does not run on commit (pre-commit): the pre-commit framework runs ${hook}, but ${path} has no hook lore for the pre-commit stage\nfix: Add the lore hook to ${path} (see docs/guides/adopting.md, "Setting up the hook")\n`,
       stderr: '',
     });
 

@@ -24,7 +24,7 @@ function ajvWithEverySchema(): Ajv2020 {
 
 describe('the operations and their schemas', () => {
   it('are listed in the README, each with its summary and whether it writes', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/guides/daemon.md', import.meta.url), 'utf8');
     const listed = /<!-- operations -->\n([\s\S]*?)<!-- \/operations -->/.exec(readme)?.[1];
     const rows = OPS.map((op) => `| \`${op.name}\` | ${op.summary.replace(/\|/g, '\\|')} | ${op.readOnly ? 'reads' : 'writes'} |`);
     assert.equal(listed, ['| operation | what it does | |', '|---|---|---|', ...rows, ''].join('\n'));

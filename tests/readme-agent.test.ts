@@ -16,7 +16,7 @@ import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, tempDir, testEnv } from './helpers/temp.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const README = readFileSync(join(REPO, 'docs', 'guides', 'agents.md'), 'utf8');
 
 /** The fenced block right after `<!-- tested: NAME -->`. */
 function snippet(name: string): string {

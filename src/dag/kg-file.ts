@@ -1,5 +1,5 @@
 // Parsing of the older per-project format, `kg.<project>.json`, into thought-log lines.
-// Accepted shape (README "Migrating from kg.<project>.json"):
+// Accepted shape (docs/guides/thought-dag.md, "Migrating from kg.<project>.json"):
 //   { "entities": { "<id>": entity, ... } | [entity, ...], "relations": [{ "from", "to", "type"? }, ...] }
 // An entity with a `role` is a node, one without is an artifact; `{}` is an empty project.
 // A relation is a parent link: `to` gets `from` as a parent. Works on strings only.

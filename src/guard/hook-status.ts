@@ -80,7 +80,7 @@ async function lefthookStatus(root: string, file: string, env: NodeJS.ProcessEnv
 async function preCommitStatus(root: string, file: string, hook: string): Promise<HookStatus> {
   const config = join(root, /--config=(\S+)/.exec(hook)?.[1] ?? '.pre-commit-config.yaml');
   const text = await readTextIfExists(config);
-  const fix = `Add the lore hook to ${config} (see the README's "Setting up the hook")`;
+  const fix = `Add the lore hook to ${config} (see docs/guides/adopting.md, "Setting up the hook")`;
   if (text === undefined) return { manager: 'pre-commit', file, via: config, runs: false, message: `the pre-commit framework runs ${file}, but ${config} does not exist`, fix };
   const parsed = parseText(text, config, undefined, { format: 'yaml' });
   if (parsed.problems.length > 0) throw new LoreError('PARSE', `could not read ${config}`, { problems: parsed.problems });

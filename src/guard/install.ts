@@ -15,7 +15,7 @@ import { lefthookConfigs, lefthookSnippet } from './_lefthook.js';
 
 export { HOOK_LINE, HUSKY_LINE, MARKER, SHIM, type HookPlace };
 
-/** Why lore refused to install: see the README's "Setting up the hook". */
+/** Why lore refused to install: see docs/guides/adopting.md, "Setting up the hook". */
 export type RefusalReason = 'lefthook' | 'not-a-shell-script' | 'husky-runner' | 'hooks-disabled' | 'unproven';
 
 export type InstallResult = HookPlace &

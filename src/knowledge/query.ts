@@ -1,4 +1,4 @@
-// getRelevantKnowledge: the applicable entries ranked for a task. The README's "Ranking" section
+// getRelevantKnowledge: the applicable entries ranked for a task. docs/guides/knowledge.md's "Ranking"
 // documents the formula implemented here; keep the two in step.
 import type { Problem } from '../errors.js';
 import { normalisePath } from '../match/glob.js';
@@ -118,7 +118,7 @@ function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores
   return top;
 }
 
-/** Ranks the applicable entries of an index for a query (see the README's "Ranking"). */
+/** Ranks the applicable entries of an index for a query (see docs/guides/knowledge.md, "Ranking"). */
 export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuery, options: { root: string; now?: Date | undefined; projectId?: string | undefined; env?: NodeJS.ProcessEnv | undefined }): Promise<KnowledgeResult> {
   const context = { projectId: query.projectId ?? options.projectId, agentType: query.agentType, now: options.now ?? new Date() };
   const time = context.now.getTime();

@@ -13,7 +13,7 @@ export const command = defineOpCommand<KnowledgeResult>({
   description: [
     'Ranks the applicable entries (enabled, valid now, in scope for --project and --agent-type) by BM25 over',
     'title, description, details and keywords, file matches (--file against patterns and globs), technology',
-    'matches (--tech), optional semantic similarity, priority and helpfulness (see the README, "Ranking").',
+    'matches (--tech), optional semantic similarity, priority and helpfulness (see docs/guides/knowledge.md, "Ranking").',
     'Prints them by type with their scores and the summary; --json prints { recommendations, prohibitions,',
     'learnings, summary, criticalWarnings, semantic, considered } with each entry\'s usage statistics.',
   ].join('\n'),
