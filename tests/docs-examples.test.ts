@@ -131,11 +131,11 @@ async function runFile(t: TestContext, file: string): Promise<{ failures: string
   const failures: string[] = [];
   const edits: Edit[] = [];
   let session: Session | undefined;
-  const check = (command: Command, actual: string[]): void => {
+  const check = (command: Command, actual: string[], indent: string): void => {
     const expected = outputLines(command.expected.join('\n'));
     if (outputMatches(expected, actual)) return;
     if (UPDATE && !expected.includes('...') && !expected.some((l) => l.includes('...'))) {
-      edits.push({ from: command.from, to: command.from + expected.length - 1, lines: actual });
+      edits.push({ from: command.from, to: command.from + expected.length - 1, lines: actual.map((l) => (l === '' ? l : indent + l)) });
       return;
     }
     failures.push(`${file}:${command.from}: \`${command.text.split('\n')[0]}\` printed\n${actual.map((l) => `  | ${l}`).join('\n')}\nbut the docs show\n${expected.map((l) => `  | ${l}`).join('\n')}`);
@@ -160,7 +160,7 @@ async function runFile(t: TestContext, file: string): Promise<{ failures: string
         if (out.at(-1)?.startsWith('[exit ')) failures.push(`${file}:${step.line}: setup command \`${text}\` failed:\n${out.join('\n')}`);
       }
     } else {
-      for (const command of step.commands) check(command, await run(session, command.text));
+      for (const command of step.commands) check(command, await run(session, command.text), step.indent);
     }
   }
   return { failures, edits };

@@ -50,7 +50,7 @@ describe('extends: org-wide knowledge through git', () => {
     const org = orgSource(t);
     const { repo } = await app(t);
     const added = await run(repo, ['extends', 'add', org.bare, '--ref', 'main']);
-    assert.deepEqual([added.code, added.stdout, added.stderr], [0, `added knowledge: main of ${org.bare}, folder .knowledge\n`, 'run lore sync to fetch it and pin it in .knowledge/extends.lock, then commit both files\n']);
+    assert.deepEqual([added.code, added.stdout, added.stderr], [0, `added knowledge: main of ${org.bare}, folder .knowledge\nnext: run lore sync to fetch it and pin it in .knowledge/extends.lock, then commit both files\n`, '']);
     assert.equal(readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8'), `${CONFIG}extends:\n  - name: knowledge\n    url: ${org.bare}\n    ref: main\n`);
     assert.equal((await run(repo, ['extends', 'list'])).stdout, `knowledge  main of ${org.bare}  folder .knowledge  not pinned: lore sync\n`);
 

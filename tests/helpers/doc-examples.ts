@@ -28,7 +28,7 @@ export type Step =
   | { kind: 'fresh'; line: number }
   | { kind: 'setup'; line: number; commands: string[] }
   | { kind: 'file'; line: number; path: string; content: string }
-  | { kind: 'console'; line: number; commands: Command[] };
+  | { kind: 'console'; line: number; /** The fence's indentation (a block inside a list item). */ indent: string; commands: Command[] };
 
 export interface ShellLine {
   line: number;
@@ -41,8 +41,8 @@ export interface DocExamples {
   loreLines: ShellLine[];
 }
 
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)[^`]*$/;
-const DIRECTIVE = /^<!-- example: (fresh|file|setup)\b\s*(.*?)\s*(-->)?$/;
+const FENCE = /^( *)(`{3,}|~{3,})\s*([\w-]*)[^`]*$/;
+const DIRECTIVE = /^\s*<!-- example: (fresh|file|setup)\b\s*(.*?)\s*(-->)?$/;
 
 /** Splits a console block's lines into commands with their expected output. */
 function consoleCommands(lines: string[], firstLine: number, file: string): Command[] {
@@ -97,7 +97,7 @@ export function parseDocExamples(markdown: string, file: string): DocExamples {
       } else {
         if (closed) throw new Error(`${file}:${i + 1}: "example: setup" takes its commands on the lines below`);
         const body: string[] = [];
-        for (i++; i < lines.length && lines[i] !== '-->'; i++) body.push(lines[i]!);
+        for (i++; i < lines.length && lines[i]!.trim() !== '-->'; i++) body.push(lines[i]!.trim());
         if (i === lines.length) throw new Error(`${file}: "example: setup" is never closed with -->`);
         const commands = consoleCommands(body, i - body.length, file);
         if (commands.some((c) => c.expected.length > 0)) throw new Error(`${file}:${i + 1}: a setup comment holds commands only`);
@@ -108,10 +108,10 @@ export function parseDocExamples(markdown: string, file: string): DocExamples {
     }
     const fence = FENCE.exec(line);
     if (!fence) continue;
-    const [, marks, lang] = fence;
+    const [, indent, marks, lang] = fence;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !(lines[i]!.startsWith(marks!) && lines[i]!.trim() === marks); i++) body.push(lines[i]!);
+    for (i++; i < lines.length && lines[i]!.trim() !== marks; i++) body.push(lines[i]!.startsWith(indent!) ? lines[i]!.slice(indent!.length) : lines[i]!);
     if (pendingFile) {
       steps.push({ kind: 'file', line: pendingFile.line, path: pendingFile.path, content: body.join('\n') + '\n' });
       pendingFile = undefined;
@@ -119,7 +119,7 @@ export function parseDocExamples(markdown: string, file: string): DocExamples {
     }
     if (lang === 'console') {
       const commands = consoleCommands(body, start + 1, file);
-      steps.push({ kind: 'console', line: start + 1, commands });
+      steps.push({ kind: 'console', line: start + 1, indent: indent!, commands });
       for (const c of commands) loreLines.push(...loreInvocations(c.text.split('\n')[0]!).map((text) => ({ line: c.from, text })));
     } else if (lang === 'sh' || lang === 'bash') {
       body.forEach((text, k) => loreLines.push(...loreInvocations(text).map((t) => ({ line: start + k + 2, text: t }))));

@@ -26,5 +26,6 @@ export const command = defineOpCommand<{ added: ResolvedSource; sources: Resolve
   },
   print({ added }, ctx) {
     ctx.print(`${ctx.style.green('added')} ${added.name}: ${added.ref} of ${added.url}, folder ${added.path}`);
+    ctx.print('next: run lore sync to fetch it and pin it in .knowledge/extends.lock, then commit both files');
   },
 });

@@ -13,5 +13,6 @@ export const command = defineOpCommand<{ removed: string; sources: ResolvedSourc
   input: (ctx) => ({ name: ctx.args[0]! }),
   print({ removed }, ctx) {
     ctx.print(`${ctx.style.green('removed')} ${removed}`);
+    ctx.print('next: run lore sync to take it out of .knowledge/extends.lock, then commit both files');
   },
 });

@@ -12,12 +12,11 @@ export interface AddSourceInput {
 
 export const op = defineOp<AddSourceInput, { added: ResolvedSource; sources: ResolvedSource[] }>({
   name: 'extends.add',
-  async run(input, { ws, note }) {
+  async run(input, { ws }) {
     const store = await ws.store();
     const name = input.name ?? nameFromUrl(input.url);
     const sources = await editSources(store.root, { add: { name, url: input.url, ...(input.ref === undefined ? {} : { ref: input.ref }), ...(input.path === undefined ? {} : { path: input.path }) } });
     ws.invalidate([join(store.root, KNOWLEDGE_DIR, 'config.yaml'), join(store.root, LOCK_PATH)]);
-    note('run lore sync to fetch it and pin it in .knowledge/extends.lock, then commit both files');
     return { added: sources.find((s) => s.name === name)!, sources };
   },
 });
