@@ -182,6 +182,8 @@ const GLOBAL_OPTIONS = new Set(['help', 'h', 'json', 'store', 'no-color', 'versi
 /** Why a `lore ...` command line would fail before doing anything, or undefined when it names a real command and options. */
 async function commandLineProblem(text: string): Promise<string | undefined> {
   const args = words(text).filter((w) => !/^[<>|&]|^\d?>/.test(w));
+  // Global options may come first: `lore --store DIR add ...`.
+  while (args.length > 0 && GLOBAL_OPTIONS.has(args[0]!.replace(/^--?/, '')) && !['version', 'v', 'help', 'h'].includes(args[0]!.replace(/^--?/, ''))) args.splice(0, args[0] === '--store' ? 2 : 1);
   if (args.length === 0 || args[0]!.startsWith('-')) return args.every((a) => GLOBAL_OPTIONS.has(a.replace(/^--?/, ''))) ? undefined : `unknown option in "lore ${text}"`;
   const found = findCommand(args);
   if (!found) return `"lore ${text}": no command ${args.slice(0, 2).join(' ')}`;
@@ -267,5 +269,7 @@ describe('the example reader', () => {
     assert.equal(await commandLineProblem('query "rate limits" --max 3'), undefined);
     assert.equal(await commandLineProblem('qurey x'), '"lore qurey x": no command qurey x');
     assert.equal(await commandLineProblem('query x --maxx 3'), '"lore query x --maxx 3": lore query has no option --maxx');
+    assert.equal(await commandLineProblem('--store ../org add learning --title T'), undefined);
+    assert.equal(await commandLineProblem('--store ../org ad learning'), '"lore --store ../org ad learning": no command ad learning');
   });
 });
