@@ -59,7 +59,7 @@ function commandsOf(op: string, specs: readonly CommandSpec[]): string[] {
 function opSection(op: OpEntry, specs: readonly CommandSpec[], wanted: Map<string, Shared>): string {
   const routes = [
     ...opMethods(op).map((method) => code(method === 'POST' ? `POST /api/ops/${op.name}` : `GET /api/ops/${op.name}?input=<JSON>`)),
-    ...GET_ROUTES.filter((r) => r.op === op.name).map((r) => code(`GET ${r.path}${r.query}`)),
+    ...GET_ROUTES.filter((r) => r.op === op.name).map((r) => code(`GET ${r.path.replace(/:(\w+)/g, '<$1>')}${r.query}`)),
   ];
   const commands = commandsOf(op.name, specs).map((name) => `[${code(`lore ${name}`)}](commands.md#${anchor(commandHeading(name))})`);
   const wrapped = outputSchemaOf(op).wrapped;
