@@ -47,6 +47,22 @@ test('an operation over HTTP: the input and output of its schemas, written throu
   assert.deepEqual(JSON.parse(cli.stdout), await (await get(`/api/records/${body.id}`)).json());
 });
 
+test('the plain GET URLs run their operations: /api/query?q=TEXT&limit=N is knowledge.query with maxResults', async (t) => {
+  const { post, get } = await app(t);
+  for (const title of ['Retry the payment client with backoff', 'Retry the mail client with backoff']) {
+    assert.equal((await post('/api/ops/entry.add', { type: 'recommendation', entry: { title, description: `${title} on timeouts` } })).status, 200);
+  }
+  const limited = await get('/api/query?q=retry+client+backoff&limit=1');
+  assert.equal(limited.status, 200, await limited.clone().text());
+  assert.equal(((await limited.json()) as { recommendations: unknown[] }).recommendations.length, 1);
+  const all = (await (await get('/api/query?q=retry+client+backoff')).json()) as { recommendations: unknown[] };
+  assert.equal(all.recommendations.length, 2);
+  const status = (await (await get('/api/status')).json()) as { counts: { recommendation: number } };
+  assert.equal(status.counts.recommendation, 2);
+  const listed = (await (await get('/api/records?kind=recommendation')).json()) as unknown[];
+  assert.equal(listed.length, 2);
+});
+
 test('refusals: a rebinding Host, a missing or wrong token, another origin, a cross-site fetch, a non-JSON body, a too large body, a write by GET', async (t) => {
   const { root, post, get, server } = await app(t);
   const cases: Array<[string, Response, number, string]> = [

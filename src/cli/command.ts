@@ -37,6 +37,12 @@ interface CommandBase {
   /** The values a positional argument takes, when they are a fixed list (shell completion offers them). */
   args?: readonly string[];
   examples: string[];
+  /**
+   * What this command's exit codes mean where it says more than the convention (0 success, 1 a policy
+   * said no, 2 usage or operational error): `{ 1: 'a critical finding blocks the commit' }`. Shown in
+   * --help and docs/reference/commands.md.
+   */
+  exits?: Readonly<Record<number, string>>;
   /** Whether `--json` applies (true for every command that prints a result). */
   json?: boolean;
   /** On the hook path: main.ts does not load the width library for it (it loads it for a line that needs it). */

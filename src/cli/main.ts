@@ -20,6 +20,9 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream;
 }
 
+/** What lore's exit codes mean for every command; a command's own `exits` say when it gives 1 (or 3). */
+export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [[0, 'success'], [1, 'a policy said no (invalid store, blocked)'], [2, 'usage or operational error']];
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -54,6 +57,7 @@ export function commandHelp(spec: CommandSpec, columns: number): string {
   if (spec.description !== undefined) lines.push('', ...describe(spec.description, columns));
   if (Object.keys(spec.options).length > 0) lines.push('', 'Options:', ...optionLines(spec.options, columns));
   lines.push('', 'Global options:', ...optionLines(globals, columns));
+  if (spec.exits !== undefined) lines.push('', 'Exit codes:', ...listLines(Object.entries(spec.exits).map(([code, text]) => [code, text]), columns));
   if (spec.examples.length > 0) lines.push('', 'Examples:', ...spec.examples.flatMap((e) => wrapLine(`  $ ${e}`, columns, 6)));
   return lines.join('\n');
 }
@@ -65,7 +69,7 @@ function topHelp(columns: number): string {
   const lines = [...wrapLine('lore - a git-native knowledge store for teams that build software with coding agents', columns, 2), '', 'Usage: lore <command> [options]'];
   // One width for every group, so the summaries line up down the page.
   for (const [group, rows] of groups) lines.push('', `${group}:`, ...listLines(rows.map(([name, text]) => [name.padEnd(width), text]), columns));
-  lines.push('', ...['Every command takes --help, and --json where it prints a result.', 'Exit codes: 0 success, 1 a policy said no (invalid store, blocked), 2 usage or operational error.'].flatMap((line) => wrapLine(line, columns, 2)));
+  lines.push('', ...['Every command takes --help, and --json where it prints a result.', `Exit codes: ${EXIT_CODES.map(([code, text]) => `${code} ${text}`).join(', ')}.`].flatMap((line) => wrapLine(line, columns, 2)));
   return lines.join('\n');
 }
 

@@ -11,6 +11,7 @@ import { runOp } from '../ops/run.js';
 import { bundleSchema } from '../schema/bundle.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { errorBody, notesHeader, refuse } from './_respond.js';
+import { GET_ROUTES, opMethods } from './routes.js';
 import { cookie, sameToken, securityChecks, TOKEN_COOKIE } from './_security.js';
 import type { EventHub } from './events.js';
 import type { LiveStore } from './live.js';
@@ -125,7 +126,7 @@ export function createApp(options: AppOptions): Hono {
   app.get('/api/ops/:name', async (c) => {
     const name = c.req.param('name');
     const op = findOp(name);
-    if (op !== undefined && !op.readOnly) return refuse(c, 405, 'USAGE', `${name} changes the store: POST it`);
+    if (op !== undefined && !opMethods(op).includes('GET')) return refuse(c, 405, 'USAGE', `${name} changes the store: POST it`);
     const raw = c.req.query('input');
     let input: unknown = {};
     try {
@@ -138,13 +139,7 @@ export function createApp(options: AppOptions): Hono {
 
   // Conveniences for reading with a plain GET (curl, a browser's address bar).
   app.get('/api/ops', (c) => c.json(OPS.map((op) => ({ name: op.name, summary: op.summary, readOnly: op.readOnly }))));
-  app.get('/api/status', (c) => run(c, 'store.status', {}));
-  app.get('/api/records', (c) => run(c, 'record.list', c.req.query('kind') === undefined ? {} : { kind: c.req.query('kind') }));
-  app.get('/api/records/:id', (c) => run(c, 'record.show', { id: c.req.param('id') }));
-  app.get('/api/query', (c) => {
-    const limit = Number(c.req.query('limit'));
-    return run(c, 'knowledge.query', { taskDescription: c.req.query('q') ?? '', ...(Number.isInteger(limit) && limit > 0 ? { limit } : {}) });
-  });
+  for (const route of GET_ROUTES) app.get(route.path, (c) => run(c, route.op, route.input((name) => c.req.query(name), (name) => c.req.param(name) ?? '')));
 
   app.get('/api/schemas/*', (c) => {
     const file = c.req.path.slice('/api/schemas/'.length);

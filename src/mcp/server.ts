@@ -38,7 +38,7 @@ function isObjectSchema(schema: JsonSchema): boolean {
 }
 
 /** The output schema as MCP wants it: an object; any other output is wrapped as `{ result }`. */
-function outputSchemaOf(op: OpEntry): { schema: JsonSchema; wrapped: boolean } {
+export function outputSchemaOf(op: OpEntry): { schema: JsonSchema; wrapped: boolean } {
   const schema = bundleSchema(opSchemaPath(op.name, 'output'));
   if (isObjectSchema(schema)) return { schema, wrapped: false };
   const { $defs, title, description, ...rest } = schema;

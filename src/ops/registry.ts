@@ -13,8 +13,20 @@ import { STORE_OPS } from './store/index.js';
 
 export type { OpEntry };
 
+/** The areas of operations, each with its title (docs/reference/operations.md groups them so). */
+export const OP_AREAS: ReadonlyArray<{ title: string; ops: readonly OpEntry[] }> = [
+  { title: 'Store', ops: STORE_OPS },
+  { title: 'Org-wide knowledge', ops: EXTENDS_OPS },
+  { title: 'Commit guard', ops: GUARD_OPS },
+  { title: 'Agents', ops: AGENT_OPS },
+  { title: 'Context graph', ops: GRAPH_OPS },
+  { title: 'Player/coach', ops: PLAYER_COACH_OPS },
+  { title: 'Knowledge', ops: KNOWLEDGE_OPS },
+  { title: 'Thought DAG', ops: DAG_OPS },
+];
+
 /** The table of operations, area by area. */
-export const OPS: readonly OpEntry[] = [...STORE_OPS, ...EXTENDS_OPS, ...GUARD_OPS, ...AGENT_OPS, ...GRAPH_OPS, ...PLAYER_COACH_OPS, ...KNOWLEDGE_OPS, ...DAG_OPS];
+export const OPS: readonly OpEntry[] = OP_AREAS.flatMap((area) => area.ops);
 
 /** The operation of this name, or undefined. */
 export function findOp(name: string): OpEntry | undefined {

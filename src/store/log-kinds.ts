@@ -13,7 +13,10 @@ export interface LogKind {
   lineProblem(value: unknown): string | undefined;
 }
 
-const NAMED: Readonly<Record<string, SchemaName>> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
+/** The schema of each named log's lines, by its path relative to `.knowledge/`. */
+export const LOG_SCHEMAS: Readonly<Record<string, SchemaName>> = { [LOGS.dag]: 'dag-line', [LOGS.applications]: 'application-event', [LOGS.rejections]: 'rejection-event' };
+/** The schema of a turn log's lines (`turns/<project>/<feature>.ndjson`). */
+export const TURN_LOG_SCHEMA: SchemaName = 'turn-state';
 
 /**
  * The log at `path` (relative to `.knowledge/`, with forward slashes), or undefined when it is not
@@ -26,9 +29,9 @@ export function logKind(path: string): LogKind | undefined {
   const turn = new RegExp(`^${LOGS.turnsDir}/[^/]+/([^/]+)\\.ndjson$`).exec(path);
   if (turn !== null) {
     const feature = turn[1]!;
-    return { schema: 'turn-state', feature, lineProblem: (value) => turnLineProblem(value, feature) };
+    return { schema: TURN_LOG_SCHEMA, feature, lineProblem: (value) => turnLineProblem(value, feature) };
   }
-  const schema = NAMED[path];
+  const schema = LOG_SCHEMAS[path];
   if (schema === undefined) return undefined;
   return {
     schema,

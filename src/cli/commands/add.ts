@@ -68,6 +68,7 @@ export const command = defineOpCommand<AddOutput>({
     'from-file': { type: 'string', value: 'FILE', description: 'read the entry from a YAML or JSON file (- for stdin)' },
   },
   positionals: [0, 1],
+  exits: { 1: 'the entry is invalid (nothing written)' },
   examples: [
     'lore add prohibition --title "Never commit .env files" --description "Environment files hold secrets." --glob "**/.env" --keyword env --priority critical',
     'lore add recommendation --title "Use TypeScript strict mode" --description "Enable strict in tsconfig.json." --keyword typescript',

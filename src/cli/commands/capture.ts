@@ -123,6 +123,7 @@ export const command = defineOpCommand<CaptureResult | ReviewCaptureResult>({
   ].join('\n'),
   options: OPTIONS,
   positionals: [0, 0],
+  exits: { 1: 'the learning was refused: it resembles an entry or an earlier rejection (not with --from-review)' },
   examples: [
     'lore capture --task-id TASK-42 --outcome failure --description "retries hammered the API" --root-cause "fixed delay" --title "Retry with exponential backoff" --suggested-description "Use backoff with jitter for 429s." --keyword retry',
     'lore capture --from-file capture.json --json',

@@ -37,6 +37,7 @@ export const command = defineOpCommand<KnowledgeCheckResult & { warningsOmitted?
     'max-warnings': { type: 'integer', min: 1, value: 'N', description: 'list at most N warnings, the most severe first (default: every one)' },
   },
   positionals: [0, 0],
+  exits: { 1: 'the plan is blocked (a critical prohibition matches), its input is invalid, or a prohibition is invalid' },
   examples: ['lore check-plan --task task.json --plan plan.json', 'cat task-and-plan.json | lore check-plan --json'],
   op: 'plan.check',
   daemon: true,

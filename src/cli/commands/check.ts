@@ -26,6 +26,7 @@ export const command = defineOpCommand<CheckOutput>({
     verbose: { type: 'boolean', description: 'also list suppressed and allowed findings, and the role decision' },
   },
   positionals: [0, Infinity],
+  exits: { 1: 'a critical prohibition matches the change (not with --write-baseline)' },
   examples: ['lore check', 'lore check --range origin/main...HEAD --format sarif > lore.sarif', 'lore check --files .env config/app.yaml', 'lore check --range origin/main...HEAD --write-baseline .lore-baseline.json'],
   op: 'guard.check',
   input(ctx) {

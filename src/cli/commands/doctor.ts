@@ -14,6 +14,7 @@ export const command = defineOpCommand<DoctorReport>({
   ].join('\n'),
   options: { fix: { type: 'boolean', description: 'complete the interrupted operation, remove the leftovers, fix .gitignore' } },
   positionals: [0, 0],
+  exits: { 1: 'something needs --fix' },
   examples: ['lore doctor', 'lore doctor --fix'],
   op: 'store.doctor',
   input: (ctx) => ({ fix: ctx.flag('fix') }),

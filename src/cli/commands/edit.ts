@@ -17,6 +17,7 @@ export const command = defineOpCommand<EditOutput>({
     set: { type: 'string', multiple: true, value: 'FIELD=VALUE', description: 'the change to make (repeatable)' },
   },
   positionals: [1, 1],
+  exits: { 1: 'the edited entry would be invalid (nothing written)' },
   examples: ['lore edit rec-use-typescript-strict-mode --set priority=critical', 'lore edit pro-never-commit-env-files --set "keywords=[env, dotenv]" --set details='],
   op: 'entry.edit',
   async input(ctx) {

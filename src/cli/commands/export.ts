@@ -37,6 +37,7 @@ export const command = defineOpCommand<EntryWithStats[] | AgentExport>({
     ...FILTER_OPTIONS,
   },
   positionals: [0, 0],
+  exits: { 1: 'with --to --check: a file is stale' },
   examples: [
     'lore export > knowledge.json',
     'lore export --type prohibition --priority critical --format ndjson > critical.ndjson',

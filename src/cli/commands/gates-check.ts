@@ -40,6 +40,7 @@ export const command = defineOpCommand<GateEvaluation>({
     results: { type: 'string', value: 'FILE', description: 'the measured results (JSON), or - for stdin' },
   },
   positionals: [0, 0],
+  exits: { 1: 'a required gate failed' },
   examples: [
     'lore gates check --task-type feature --complexity 5 --results results.json',
     `echo '{"coverage":0.82,"arch_review_score":75,"tests_passed":40,"tests_failed":0}' | lore gates check --task-type feature --complexity 5 --results - --json`,

@@ -16,6 +16,7 @@ export const command = defineOpCommand<ApplyOutput>({
   ].join('\n'),
   options: { ...MEMORY_FILE_OPTION },
   positionals: [0, 1],
+  exits: { 1: 'an entity or relationship of the update is invalid (nothing saved)' },
   examples: ['lore graph apply update.json', 'llm-step | lore graph apply - --json', 'lore graph apply update.json --memory-file context.json'],
   op: 'graph.apply',
   async input(ctx) {

@@ -16,6 +16,7 @@ export const command = defineOpCommand<RelateOutput>({
     ...MEMORY_FILE_OPTION,
   },
   positionals: [3, 3],
+  exits: { 1: 'an end of the relationship does not exist (nothing changed)' },
   examples: ['lore graph relate "Web App" calls "Auth Service"', 'lore graph relate "Auth Service" reads_from "User DB" --prop pool=5'],
   op: 'graph.relate',
   input(ctx) {

@@ -23,6 +23,7 @@ export const command = defineCommand({
   ].join('\n'),
   options: {},
   positionals: [0, 0],
+  exits: { 1: 'refused: git would not provably run lore (nothing changed; the fix is printed)' },
   examples: ['lore hook install', 'lore hook install --json'],
   async run(ctx) {
     const result = await installHook({ cwd: ctx.cwd, env: ctx.env });

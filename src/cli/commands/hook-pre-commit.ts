@@ -22,6 +22,7 @@ export const command = defineCommand({
   positionals: [0, 0],
   json: false,
   light: true,
+  exits: { 1: 'a critical finding blocks the commit', 2: 'the check could not run (invalid store, git failure): the commit is blocked', 3: 'LORE_HOOK_PROBE is set: the dry run of lore hook status reached lore' },
   examples: ['lore hook pre-commit', 'LORE_SKIP=1 git commit -m "..."   # skip the hook, visibly'],
   async run(ctx) {
     const probe = ctx.env.LORE_HOOK_PROBE;

@@ -17,6 +17,7 @@ export const command = defineCommand({
   ].join('\n'),
   options: {},
   positionals: [0, 0],
+  exits: { 1: 'git does not run lore on a commit (the fix is printed)' },
   examples: ['lore hook status', 'lore hook status --json'],
   async run(ctx) {
     const status = await hookStatus({ cwd: ctx.cwd, env: ctx.env });

@@ -19,6 +19,7 @@ export const command = defineOpCommand<ImportResult>({
     'on-conflict': { type: 'enum', values: CONFLICT_POLICIES, value: 'P', description: 'skip (default), overwrite or rename' },
   },
   positionals: [1, 1],
+  exits: { 1: 'an entry is invalid (nothing written)' },
   examples: ['lore import knowledge.json --dry-run', 'lore import knowledge.ndjson --on-conflict rename'],
   op: 'knowledge.import',
   async input(ctx): Promise<ImportInput> {

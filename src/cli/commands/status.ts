@@ -10,6 +10,7 @@ export const command = defineOpCommand<StatusOutput>({
   description: 'What `npm start` runs on this repository. Exit 0 when the store is valid, 1 when it is not.',
   options: {},
   positionals: [0, 0],
+  exits: { 1: 'the store is invalid' },
   examples: ['lore status', 'lore status --json'],
   op: 'store.status',
   input: () => ({}),

@@ -14,6 +14,7 @@ export const command = defineOpCommand<RuleTestReport & { passed: boolean }>({
   ].join('\n'),
   options: {},
   positionals: [0, Infinity],
+  exits: { 1: 'a rule test failed' },
   examples: ['lore test', 'lore test secrets-env-files --json'],
   op: 'guard.test',
   input: (ctx) => (ctx.args.length === 0 ? {} : { ids: ctx.args }),

@@ -19,6 +19,7 @@ export const command = defineOpCommand<PruneResult>({
     ...PROJECT_OPTION,
   },
   positionals: [0, 0],
+  exits: { 1: 'a log holds a line that cannot be read, so it was not pruned' },
   examples: ['lore turn prune --dry-run', 'lore turn prune --project acme --json'],
   op: 'turn.prune',
   input: (ctx) => ({ dryRun: ctx.flag('dry-run'), ...projectInput(ctx) }),

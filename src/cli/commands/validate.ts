@@ -14,6 +14,7 @@ export const command = defineOpCommand<ValidateOutput>({
   ].join('\n'),
   options: {},
   positionals: [0, 0],
+  exits: { 1: 'the store is invalid (warnings alone are not)' },
   examples: ['lore validate', 'lore validate --json'],
   op: 'store.validate',
   input: () => ({}),
