@@ -8,11 +8,12 @@
 // elisions; review the diff before committing it.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { findCommand } from '../src/cli/registry.js';
+import { COMMANDS, findCommand } from '../src/cli/registry.js';
+import { DOC_IMAGES } from './helpers/browser.js';
 import { LORE_BIN } from './helpers/cli.js';
 import { loreInvocations, outputLines, outputMatches, parseDocExamples, type Command } from './helpers/doc-examples.js';
 import { tempDir, testEnv } from './helpers/temp.js';
@@ -218,6 +219,73 @@ describe('documentation examples', { concurrency: 4 }, () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks), numbered as GitHub numbers repeats. */
+function anchors(markdown: string): Set<string> {
+  const found = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const marks = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marks !== undefined) fence = fence === undefined ? marks : line.trim() === fence ? undefined : fence;
+    if (fence !== undefined || marks !== undefined) continue;
+    const heading = /^#{1,6} (.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const base = slug(heading);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    found.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return found;
+}
+
+describe('documentation links', () => {
+  it('every relative link in README.md and docs/ reaches a file, and every #anchor a heading in it', () => {
+    const broken: string[] = [];
+    for (const file of FILES) {
+      const text = readFileSync(join(REPO, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const resolved = path === '' ? file : join(dirname(file), path);
+        if (!existsSync(join(REPO, resolved))) {
+          broken.push(`${file}: ${target} (no file ${resolved})`);
+          continue;
+        }
+        if (statSync(join(REPO, resolved)).isDirectory()) continue;
+        const content = readFileSync(join(REPO, resolved), 'utf8');
+        if (anchor !== undefined && resolved.endsWith('.md') && !anchors(content).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  it('every image in docs/images/ is a screenshot a browser test takes, and the docs show each', () => {
+    const images = readdirSync(join(REPO, 'docs', 'images')).sort();
+    assert.deepEqual(images, DOC_IMAGES.map((name) => `${name}.png`).sort());
+    const tests = readdirSync(join(REPO, 'tests')).filter((f) => f.startsWith('ui-')).map((f) => readFileSync(join(REPO, 'tests', f), 'utf8')).join('\n');
+    const docs = FILES.map((f) => readFileSync(join(REPO, f), 'utf8')).join('\n');
+    for (const name of DOC_IMAGES) {
+      assert.match(tests, new RegExp(`\\(page, '${name}'\\)`), `no browser test takes the screenshot ${name}`);
+      assert.match(docs, new RegExp(`images/${name}\\.png\\)`), `no page shows docs/images/${name}.png`);
+    }
+  });
+
+  it('README.md links every command to its reference, in one click', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const missing = COMMANDS.filter((c) => !readme.includes(`](docs/reference/commands.md#lore-${c.name.replace(/ /g, '-')})`)).map((c) => c.name);
+    assert.deepEqual(missing, []);
+  });
+
+  it("computes GitHub's anchors", () => {
+    assert.deepEqual([...anchors('# A `lore query`: ranked\n## config.yaml\n```\n# not a heading\n```\n## Player/coach\n## Player/coach')], ['a-lore-query-ranked', 'configyaml', 'playercoach', 'playercoach-1']);
   });
 });
 

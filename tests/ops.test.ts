@@ -2,7 +2,7 @@
 // valid JSON Schema 2020-12 whose references resolve, every input field is described (agents read
 // the descriptions to choose a tool and fill its input), and bad input is refused naming the field.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { COMMANDS } from '../src/cli/registry.js';
@@ -23,13 +23,6 @@ function ajvWithEverySchema(): Ajv2020 {
 }
 
 describe('the operations and their schemas', () => {
-  it('are listed in the README, each with its summary and whether it writes', () => {
-    const readme = readFileSync(new URL('../docs/guides/daemon.md', import.meta.url), 'utf8');
-    const listed = /<!-- operations -->\n([\s\S]*?)<!-- \/operations -->/.exec(readme)?.[1];
-    const rows = OPS.map((op) => `| \`${op.name}\` | ${op.summary.replace(/\|/g, '\\|')} | ${op.readOnly ? 'reads' : 'writes'} |`);
-    assert.equal(listed, ['| operation | what it does | |', '|---|---|---|', ...rows, ''].join('\n'));
-  });
-
   it('gives every operation an input and an output schema, and keeps no schema of an operation that does not exist', () => {
     const expected = OPS.flatMap((op) => [opSchemaPath(op.name, 'input'), opSchemaPath(op.name, 'output')]).map((p) => p.slice(OPS_DIR.length)).sort();
     const present = readdirSync(`${SCHEMAS_DIR}${OPS_DIR}`).filter((f) => !f.startsWith('_')).sort();

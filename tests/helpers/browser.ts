@@ -1,6 +1,7 @@
 // Real Chromium (Debian's `chromium`, installed by .ci/run) driven by playwright-core, closed when
-// the test ends. Screenshots go to test-artifacts/screenshots/ (kept by CI, never committed).
-import { mkdirSync } from 'node:fs';
+// the test ends. Screenshots go to test-artifacts/screenshots/ (kept by CI, never committed); with
+// LORE_UPDATE_DOCS=1 the ones the docs show are also written to docs/images/, so the docs show what ships.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { stopping, tokens } from './daemon.js';
@@ -8,6 +9,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.LORE_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = new URL('../../test-artifacts/screenshots/', import.meta.url).pathname;
+export const DOC_IMAGES_DIR = new URL('../../docs/images/', import.meta.url).pathname;
+/** The screenshots README.md and docs/ show, each taken by a browser test under this name. */
+export const DOC_IMAGES = ['knowledge-table', 'review', 'player-coach', 'graph-whole', 'dag', 'changes'] as const;
 
 /** A browser for the test; fails (never skips) when Chromium is missing: .ci/run installs it. */
 export async function browser(t: TestContext): Promise<Browser> {
@@ -50,5 +54,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
+  if (process.env.LORE_UPDATE_DOCS === '1' && (DOC_IMAGES as readonly string[]).includes(name)) {
+    mkdirSync(DOC_IMAGES_DIR, { recursive: true });
+    copyFileSync(path, join(DOC_IMAGES_DIR, `${name}.png`));
+  }
   return path;
 }
