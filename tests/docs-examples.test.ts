@@ -70,6 +70,14 @@ function freshSession(t: TestContext): Session {
   });
   writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[gc]\n\tauto = 0\n');
   execFileSync('git', ['init', '-q'], { cwd, env });
+  // An example may start `lore serve` in the background: stop it with the session.
+  t.after(() => {
+    try {
+      process.kill(JSON.parse(readFileSync(join(cwd, '.knowledge', '.cache', 'daemon.json'), 'utf8')).pid);
+    } catch {
+      // no daemon ran, or it has stopped
+    }
+  });
   return { home, cwd, env };
 }
 
