@@ -3,14 +3,26 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { describe, it, type TestContext } from 'node:test';
+import { lore, type CliResult } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, writeFiles } from './helpers/temp.js';
 
 const KEY_RULE = prohibition('pro-key', { content: ['-----BEGIN ([A-Z]+ )?PRIVATE KEY-----'], secret: true });
 
 const head = (repo: string): string => gitSync(repo, ['rev-parse', 'HEAD']).trim();
+
+/** A repository whose staged k.pem holds a private key header, and the hook's first run on it (blocked). */
+async function stagedKey(t: TestContext): Promise<{ repo: string; env: NodeJS.ProcessEnv; first: CliResult }> {
+  const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+  writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
+  gitSync(repo, ['add', '-A']);
+  const env = envWithLore(t);
+  const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+  assert.equal(first.code, 1);
+  assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+  return { repo, env, first };
+}
 
 describe('the installed pre-commit hook', () => {
   it('blocks git commit -a and git commit <path>, which commit through a temporary index', async (t) => {
@@ -80,13 +92,7 @@ describe('the installed pre-commit hook', () => {
   });
 
   it('keeps its rules in a snapshot keyed by both sides, and rebuilds one edited by hand', async (t) => {
-    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
-    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
-    gitSync(repo, ['add', '-A']);
-    const env = envWithLore(t);
-    const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
-    assert.equal(first.code, 1);
-    assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    const { repo, env, first } = await stagedKey(t);
     const path = join(repo, '.knowledge/.cache/guard-rules.json');
     const saved = readFileSync(path, 'utf8');
     assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{40}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
@@ -115,13 +121,7 @@ describe('the installed pre-commit hook', () => {
   });
 
   it("keeps the regex engine's compiled code in .git/lore/, uses it, and compiles anew over a damaged one: the secret is still blocked", async (t) => {
-    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
-    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
-    gitSync(repo, ['add', '-A']);
-    const env = envWithLore(t);
-    const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
-    assert.equal(first.code, 1);
-    assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    const { repo, env, first } = await stagedKey(t);
     const file = join(repo, '.git/lore/regex-engine.code');
     const intact = (): boolean => {
       const bytes = readFileSync(file);
@@ -152,13 +152,7 @@ describe('the installed pre-commit hook', () => {
   });
 
   it('still blocks a staged secret when its snapshot or automata are truncated, emptied or garbage, and writes them again', async (t) => {
-    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
-    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
-    gitSync(repo, ['add', '-A']);
-    const env = envWithLore(t);
-    const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
-    assert.equal(first.code, 1);
-    assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    const { repo, env, first } = await stagedKey(t);
     const cache = join(repo, '.knowledge/.cache');
     const files = ['guard-rules.json', 'guard-literals-content.bin', 'guard-literals-paths.bin'];
     const saved = new Map(files.map((name) => [name, readFileSync(join(cache, name))]));
