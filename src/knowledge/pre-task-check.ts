@@ -77,16 +77,20 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
   // Only those a matched pattern, glob or keyword points to are visited, in document order.
   const time = context.now.getTime();
-  const applicable = new Set<number>();
-  for (const doc of index.plan.prohibitions) if (index.columns.everywhere[doc] === 1 || applies(index.meta[doc]!.applicability, context, time)) applicable.add(doc);
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const files = pathHits(index.plan, paths);
   const keywords = keywordHits(index.plan, index.entries, plan.approach);
-  const candidates = [...new Set([...files.docs, ...keywords.docs])].filter((doc) => applicable.has(doc)).sort((a, b) => a - b);
+  // The documents a path or keyword points to, marked; then the prohibitions in document order.
+  const pointed = new Uint8Array(index.entries.length);
+  for (const doc of files.docs) pointed[doc] = 1;
+  for (const doc of keywords.docs) pointed[doc] = 1;
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
-  const prohibitions = applicable.size;
-  for (const doc of candidates) {
+  let prohibitions = 0;
+  for (const doc of index.plan.prohibitions) {
+    if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
+    prohibitions++;
+    if (pointed[doc] !== 1) continue;
     const entry = index.entries[doc]!;
     const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
     if (matches.length === 0) continue;

@@ -147,7 +147,9 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   // Both halves are normalised to the query's best match: lexical by the highest lexical score,
   // semantic by how far the most similar entry rises above the floor.
   let maxSemantic = 0;
-  semantic.scores?.forEach((similarity) => (maxSemantic = Math.max(maxSemantic, similarity - semantic.floor)));
+  // A plain loop: forEach over a Float64Array boxes every similarity into a heap number.
+  const similarities = semantic.scores;
+  if (similarities !== undefined) for (let k = 0; k < similarities.length; k++) maxSemantic = Math.max(maxSemantic, similarities[k]! - semantic.floor);
   // Scores stay plain numbers until the winners are known; only they become result objects.
   const scores = new Float64Array(applicable.length);
   // The similarity of each entry whose meaning counted (0 for the rest), for its reasons.
