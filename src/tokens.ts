@@ -3,5 +3,10 @@
 
 /** The estimated number of tokens in `text` (characters / 4, rounded up). */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return tokensOfLength(text.length);
+}
+
+/** estimateTokens of a text of this many characters, for callers that keep a running length. */
+export function tokensOfLength(length: number): number {
+  return Math.ceil(length / 4);
 }

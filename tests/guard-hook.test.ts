@@ -1,15 +1,28 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { describe, it, type TestContext } from 'node:test';
+import { lore, type CliResult } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, writeFiles } from './helpers/temp.js';
 
 const KEY_RULE = prohibition('pro-key', { content: ['-----BEGIN ([A-Z]+ )?PRIVATE KEY-----'], secret: true });
 
 const head = (repo: string): string => gitSync(repo, ['rev-parse', 'HEAD']).trim();
+
+/** A repository whose staged k.pem holds a private key header, and the hook's first run on it (blocked). */
+async function stagedKey(t: TestContext): Promise<{ repo: string; env: NodeJS.ProcessEnv; first: CliResult }> {
+  const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+  writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
+  gitSync(repo, ['add', '-A']);
+  const env = envWithLore(t);
+  const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+  assert.equal(first.code, 1);
+  assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+  return { repo, env, first };
+}
 
 describe('the installed pre-commit hook', () => {
   it('blocks git commit -a and git commit <path>, which commit through a temporary index', async (t) => {
@@ -79,13 +92,7 @@ describe('the installed pre-commit hook', () => {
   });
 
   it('keeps its rules in a snapshot keyed by both sides, and rebuilds one edited by hand', async (t) => {
-    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
-    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
-    gitSync(repo, ['add', '-A']);
-    const env = envWithLore(t);
-    const first = await lore(['hook', 'pre-commit'], { cwd: repo, env });
-    assert.equal(first.code, 1);
-    assert.match(first.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    const { repo, env, first } = await stagedKey(t);
     const path = join(repo, '.knowledge/.cache/guard-rules.json');
     const saved = readFileSync(path, 'utf8');
     assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{40}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
@@ -111,6 +118,59 @@ describe('the installed pre-commit hook', () => {
     const changed = await lore(['hook', 'pre-commit'], { cwd: repo, env });
     assert.equal(changed.code, 1);
     assert.notEqual(readFileSync(path, 'utf8').split('\n')[0], saved.split('\n')[0]);
+  });
+
+  it("keeps the regex engine's compiled code in .git/lore/, uses it, and compiles anew over a damaged one: the secret is still blocked", async (t) => {
+    const { repo, env, first } = await stagedKey(t);
+    const file = join(repo, '.git/lore/regex-engine.code');
+    const intact = (): boolean => {
+      const bytes = readFileSync(file);
+      const header = bytes.toString('latin1', 0, 82);
+      return /^[0-9a-f]{40} [0-9a-f]{40}\n$/.test(header) && header.slice(41, 81) === createHash('sha1').update(bytes.subarray(82)).digest('hex');
+    };
+    assert.equal(intact(), true);
+    assert.deepEqual(readdirSync(join(repo, '.knowledge/.cache')).filter((name) => name.includes('engine')), []);
+    // A usable cache is read, not written again (a write replaces the file: a new inode).
+    const inode = statSync(file).ino;
+    const again = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.deepEqual([again.code, again.stderr, statSync(file).ino], [1, first.stderr, inode]);
+    const saved = readFileSync(file);
+    const damages: Array<[string, Buffer]> = [
+      ['cut in half', saved.subarray(0, saved.length >> 1)],
+      // V8 checks no checksum of a code cache in release builds: it would run these bytes.
+      ['one byte of its code flipped under an intact header', Buffer.concat([saved.subarray(0, 82), Buffer.from(saved.subarray(82).map((b, i) => (i === 1000 ? b ^ 0xff : b)))])],
+      ['its code zeroed under an intact header', Buffer.concat([saved.subarray(0, 82), Buffer.alloc(saved.length - 82)])],
+      ['its code from another file under its header', Buffer.concat([saved.subarray(0, 82), readFileSync(join(repo, '.knowledge/.cache/guard-literals-content.bin'))])],
+      ['emptied', Buffer.alloc(0)],
+    ];
+    for (const [how, bytes] of damages) {
+      writeFileSync(file, bytes);
+      const run = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+      assert.deepEqual([run.code, run.stderr], [1, first.stderr], how);
+      assert.equal(intact(), true, `${how}: written again`);
+    }
+  });
+
+  it('still blocks a staged secret when its snapshot or automata are truncated, emptied or garbage, and writes them again', async (t) => {
+    const { repo, env, first } = await stagedKey(t);
+    const cache = join(repo, '.knowledge/.cache');
+    const files = ['guard-rules.json', 'guard-literals-content.bin', 'guard-literals-paths.bin'];
+    const saved = new Map(files.map((name) => [name, readFileSync(join(cache, name))]));
+    const damages: Array<[string, (bytes: Buffer) => Buffer]> = [
+      ['cut in half', (bytes) => bytes.subarray(0, bytes.length >> 1)],
+      ['cut to its header', (bytes) => bytes.subarray(0, 82)],
+      ['emptied', () => Buffer.alloc(0)],
+      ['garbage of the same length', (bytes) => Buffer.alloc(bytes.length, 0x7b)],
+      ['one byte short', (bytes) => bytes.subarray(0, bytes.length - 1)],
+    ];
+    for (const name of files) {
+      for (const [how, damage] of damages) {
+        writeFileSync(join(cache, name), damage(saved.get(name)!));
+        const run = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+        assert.deepEqual([run.code, run.stderr], [1, first.stderr], `${name} ${how}`);
+        assert.deepEqual(readFileSync(join(cache, name)), saved.get(name), `${name} ${how}: written again`);
+      }
+    }
   });
 
   it('lists no rule file when warm and the change names none: HEAD\'s tree ids key the snapshot', async (t) => {

@@ -3,7 +3,9 @@
 // a change can add a rule that binds itself but never weaken one to let itself through.
 import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
-import { git, gitTopLevel } from '../git/exec.js';
+import { join, resolve } from 'node:path';
+import { git } from '../git/exec.js';
+import { keepEngineCode, saveEngineCode } from '../match/regex.js';
 import { readAtRef, readBlobs } from '../git/objects.js';
 import { LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { GitRecordCache, listGitSources, readGitListings, type GitListing, type GitRecords, type GitSource } from '../indexer/git-records.js';
@@ -11,7 +13,7 @@ import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
-import { GUARD_KINDS, RULE_TREES_ARGS } from './hook-git.js';
+import { GUARD_KINDS, RULE_TREES_ARGS, TOP_LEVEL_ARGS } from './hook-git.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
 import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
@@ -103,7 +105,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
     for (const change of input.changes) findings.push(...roleFindings(role, rules, change.files, change.commit));
   }
-  await Promise.all([input.cache.save(), input.snapshot.save()]);
+  await Promise.all([input.cache.save(), input.snapshot.save(), saveEngineCode()]);
   // Riskiest first, then by place, so reports read top-down.
   findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || a.path.localeCompare(b.path) || (a.line ?? 0) - (b.line ?? 0));
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
@@ -130,12 +132,22 @@ export function lineReader(where: Where, refOf: (finding: Finding) => string): (
   };
 }
 
-/** The repository root, or a clear error outside one. */
+/**
+ * The repository root, or a clear error outside one. The regexes this process runs load their
+ * engine with its code cache in the repository's .git/lore/ (which no clone or archive brings).
+ */
 export async function repoRoot(where: Where): Promise<string> {
-  const root = await gitTopLevel(where.cwd, where.env);
-  if (root === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
-  return root;
+  const out = await git(TOP_LEVEL_ARGS, where).catch(() => undefined);
+  if (out === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
+  const lines = out.split('\n');
+  // Two lines: the top level and the common git folder. A path holding a line break reads otherwise: no code cache then.
+  if (lines.length !== 3 || lines[2] !== '') return out.slice(0, out.indexOf('\n'));
+  keepEngineCode(join(resolve(where.cwd, lines[1]!), 'lore', ENGINE_CODE));
+  return lines[0]!;
 }
+
+/** The regex engine's code cache, under .git/lore/. */
+const ENGINE_CODE = 'regex-engine.code';
 
 /**
  * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
@@ -205,7 +217,6 @@ const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committ
  */
 async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
   const { lstatSync } = await import('node:fs');
-  const { join } = await import('node:path');
   // lstat: a .knowledge that is a symlink, even a dangling one, is read and refused, not taken as absent.
   if (lstatSync(join(root, '.knowledge'), { throwIfNoEntry: false }) === undefined) return undefined;
   const [{ loadConfig }, { readRecords }, { readTextIfExists }] = await Promise.all([import('../store/open.js'), import('../store/read.js'), import('../fs/read-text.js')]);

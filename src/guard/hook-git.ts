@@ -17,7 +17,8 @@ export function isGuardPath(path: string): boolean {
   return GUARD_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel'];
+/** The top level and the common git folder (repoRoot), in one run. */
+export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel', '--git-common-dir'];
 
 /**
  * The entries of GUARD_PATHS at HEAD, not recursive: one line per folder (its tree id) or file.

@@ -54,6 +54,11 @@ export function applicabilityOf(entry: KnowledgeEntry): Applicability {
   };
 }
 
+/** Whether an entry with this applicability applies whatever the context: enabled, global, with no validity window. */
+export function appliesEverywhere(a: Applicability): boolean {
+  return a.enabled && a.scope === 'global' && a.from === -Infinity && a.until === Infinity;
+}
+
 /** Whether an entry with this applicability applies: enabled, valid at the time, in scope. */
 export function applies(a: Applicability, context: ApplyContext, time = context.now.getTime()): boolean {
   if (!a.enabled || time < a.from || time > a.until) return false;

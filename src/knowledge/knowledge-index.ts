@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
 import { priorityRank } from '../priority.js';
-import { applicabilityOf, type Applicability } from './applicable.js';
+import { applicabilityOf, appliesEverywhere, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
 import { APPLIED_KINDS, loadEntries, sourceOf } from './entries.js';
@@ -25,10 +25,23 @@ export interface EntryMeta {
   applicability: Applicability;
 }
 
+/**
+ * What every query reads of every entry, as typed arrays (document i at i): a query over 10,000
+ * entries reads these instead of 10,000 scattered objects (the objects cost a cache miss each).
+ */
+export interface EntryColumns {
+  /** The position of the entry's type in APPLIED_KINDS. */
+  type: Uint8Array;
+  rank: Uint8Array;
+  /** 1 when the entry applies in every context (appliesEverywhere): no need to read its applicability. */
+  everywhere: Uint8Array;
+}
+
 /** Entries with their statistics and a BM25 index over them: build once, query many times. */
 export interface KnowledgeIndex {
   entries: EntryWithStats[];
   meta: EntryMeta[];
+  columns: EntryColumns;
   bm25: Bm25Index;
   /** Patterns, globs and prohibitions' keywords, each once, with the entries holding them. */
   plan: PlanIndex;
@@ -54,7 +67,13 @@ export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching
     weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
     applicability: applicabilityOf(entry),
   }));
-  return { entries: [...entries], meta, bm25: bm25 ?? buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
+  const columns: EntryColumns = { type: new Uint8Array(meta.length), rank: new Uint8Array(meta.length), everywhere: new Uint8Array(meta.length) };
+  meta.forEach((m, doc) => {
+    columns.type[doc] = APPLIED_KINDS.indexOf(m.type);
+    columns.rank[doc] = m.rank;
+    columns.everywhere[doc] = appliesEverywhere(m.applicability) ? 1 : 0;
+  });
+  return { entries: [...entries], meta, columns, bm25: bm25 ?? buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
 }
 
 /** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */

@@ -51,6 +51,8 @@ export interface PlanIndex {
   keywordDocs: Map<string, number[]>;
   /** The keyword scanner of every prohibition (plan-match.ts keywordHits builds it on first use). */
   scan?: (text: string) => Set<string>;
+  /** The last call's hits: a plan check tests its paths once for its prohibitions and again for the related entries. */
+  last?: PathHits;
 }
 
 /** Which rules matched which of a call's paths. */
@@ -91,6 +93,12 @@ export function buildPlanIndex(entries: readonly KnowledgeEntry[]): PlanIndex {
 
 /** Tests each distinct rule once against each path. */
 export function pathHits(index: PlanIndex, paths: readonly string[]): PathHits {
+  const { last } = index;
+  if (last !== undefined && last.paths.length === paths.length && last.paths.every((path, i) => path === paths[i])) return last;
+  return (index.last = testPaths(index, paths));
+}
+
+function testPaths(index: PlanIndex, paths: readonly string[]): PathHits {
   const byRule = new Map<number, Uint8Array>();
   const docs = new Set<number>();
   if (paths.length === 0) return { paths, byRule, docs };

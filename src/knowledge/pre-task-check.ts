@@ -62,6 +62,13 @@ function disabledResult(): KnowledgeCheckResult {
   return { enabled: false, canProceed: true, blockers: [], warnings: [], recommendations: [], learnings: [], summary, checked: { prohibitions: 0, files: 0 } };
 }
 
+/** Sorts matches by priority, highest first, then by id; each rank computed once, not per comparison (a plan can match a thousand). */
+function sortByPriority(matches: ProhibitionMatch[]): void {
+  const ranked = matches.map((match) => ({ match, rank: priorityRank(match.knowledge.priority), id: match.knowledge.id }));
+  ranked.sort((a, b) => b.rank - a.rank || (a.id < b.id ? -1 : 1));
+  ranked.forEach((r, i) => (matches[i] = r.match));
+}
+
 /** The check on an already built index (the daemon and benchmarks keep one). */
 export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskCheckConfig, options: CheckOptions & { root: string }): Promise<KnowledgeCheckResult> {
   const { task, plan } = options;
@@ -70,25 +77,28 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
   // Only those a matched pattern, glob or keyword points to are visited, in document order.
   const time = context.now.getTime();
-  const applicable = new Set<number>();
-  for (const doc of index.plan.prohibitions) if (applies(index.meta[doc]!.applicability, context, time)) applicable.add(doc);
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const files = pathHits(index.plan, paths);
   const keywords = keywordHits(index.plan, index.entries, plan.approach);
-  const candidates = [...new Set([...files.docs, ...keywords.docs])].filter((doc) => applicable.has(doc)).sort((a, b) => a - b);
+  // The documents a path or keyword points to, marked; then the prohibitions in document order.
+  const pointed = new Uint8Array(index.entries.length);
+  for (const doc of files.docs) pointed[doc] = 1;
+  for (const doc of keywords.docs) pointed[doc] = 1;
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
-  const prohibitions = applicable.size;
-  for (const doc of candidates) {
+  let prohibitions = 0;
+  for (const doc of index.plan.prohibitions) {
+    if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
+    prohibitions++;
+    if (pointed[doc] !== 1) continue;
     const entry = index.entries[doc]!;
     const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
     if (matches.length === 0) continue;
     const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);
   }
-  const byPriority = (a: ProhibitionMatch, b: ProhibitionMatch): number => priorityRank(b.knowledge.priority) - priorityRank(a.knowledge.priority) || (a.knowledge.id < b.knowledge.id ? -1 : 1);
-  blockers.sort(byPriority);
-  warnings.sort(byPriority);
+  sortByPriority(blockers);
+  sortByPriority(warnings);
   const related = await queryKnowledge(index, {
     taskDescription: `${task.description}\n${plan.approach}`,
     taskType: task.type,

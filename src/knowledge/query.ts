@@ -7,6 +7,7 @@ import type { KnowledgeType, Priority } from '../types.js';
 import { distinctTerms, terms } from './_text.js';
 import { priorityRank } from '../priority.js';
 import { applies } from './applicable.js';
+import { APPLIED_KINDS } from './entries.js';
 import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
 import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
 import { docPathMatches, pathHits, type PathHits } from './plan-index.js';
@@ -104,18 +105,19 @@ const round = (n: number): number => Math.round(n * 1e4) / 1e4;
  * insertion per type over a typed array instead of sorting thousands of scored objects.
  */
 function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores: Float64Array, max: number): Record<KnowledgeType, number[]> {
-  const top: Record<KnowledgeType, number[]> = { recommendation: [], prohibition: [], learning: [] };
+  // One list per type, by the type's position in APPLIED_KINDS.
+  const lists: number[][] = APPLIED_KINDS.map(() => []);
   const before = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && index.meta[applicable[a]!]!.id < index.meta[applicable[b]!]!.id);
   for (let k = 0; k < scores.length; k++) {
     if (scores[k]! <= 0) continue;
-    const list = top[index.meta[applicable[k]!]!.type];
+    const list = lists[index.columns.type[applicable[k]!]!]!;
     if (list.length >= max && !before(k, list[list.length - 1]!)) continue;
     let at = list.length;
     while (at > 0 && before(k, list[at - 1]!)) at--;
     list.splice(at, 0, k);
     if (list.length > max) list.pop();
   }
-  return top;
+  return Object.fromEntries(APPLIED_KINDS.map((type, i) => [type, lists[i]!])) as Record<KnowledgeType, number[]>;
 }
 
 /** Ranks the applicable entries of an index for a query (see docs/guides/knowledge.md, "Ranking"). */
@@ -124,36 +126,44 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   const time = context.now.getTime();
   const minRank = query.minPriority === undefined ? 0 : priorityRank(query.minPriority);
   const types = query.types === undefined || query.types.length === 0 ? undefined : query.types;
+  const wanted = APPLIED_KINDS.map((type) => types === undefined || types.includes(type));
+  // Plain loops over 10,000 entries reading the index's columns: most entries apply everywhere,
+  // and only the others' applicability objects are read.
   const applicable: number[] = [];
-  index.meta.forEach((meta, doc) => {
-    if (meta.rank >= minRank && (types === undefined || types.includes(meta.type)) && applies(meta.applicability, context, time)) applicable.push(doc);
-  });
+  const { meta: metas, columns } = index;
+  for (let doc = 0; doc < metas.length; doc++) {
+    if (columns.rank[doc]! < minRank || !wanted[columns.type[doc]!]) continue;
+    if (columns.everywhere[doc] === 1 || applies(metas[doc]!.applicability, context, time)) applicable.push(doc);
+  }
   const filePaths = (query.filePaths ?? []).map(normalisePath);
   const signals = querySignals(index, query, filePaths);
   const lexical = new Float64Array(applicable.length);
   let maxLexical = 0;
-  applicable.forEach((doc, k) => {
-    lexical[k] = lexicalScore(signals, doc);
+  for (let k = 0; k < applicable.length; k++) {
+    lexical[k] = lexicalScore(signals, applicable[k]!);
     if (lexical[k]! > maxLexical) maxLexical = lexical[k]!;
-  });
+  }
   const semantic = await semanticScores({ root: options.root, index, docs: applicable, query: query.taskDescription, env: options.env });
   // Both halves are normalised to the query's best match: lexical by the highest lexical score,
   // semantic by how far the most similar entry rises above the floor.
   let maxSemantic = 0;
-  semantic.scores?.forEach((similarity) => (maxSemantic = Math.max(maxSemantic, similarity - semantic.floor)));
+  // A plain loop: forEach over a Float64Array boxes every similarity into a heap number.
+  const similarities = semantic.scores;
+  if (similarities !== undefined) for (let k = 0; k < similarities.length; k++) maxSemantic = Math.max(maxSemantic, similarities[k]! - semantic.floor);
   // Scores stay plain numbers until the winners are known; only they become result objects.
   const scores = new Float64Array(applicable.length);
   // The similarity of each entry whose meaning counted (0 for the rest), for its reasons.
   const counted = new Float64Array(applicable.length);
-  applicable.forEach((doc, k) => {
+  for (let k = 0; k < applicable.length; k++) {
+    const doc = applicable[k]!;
     const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
     const similarity = semantic.scores?.[k] ?? 0;
     const share = similarity > 0 && maxSemantic > 0 ? (similarity - semantic.floor) / maxSemantic : 0;
     const meaning = share >= SEMANTIC_CUT ? share : 0;
     if (meaning > 0) counted[k] = similarity;
     const relevance = semantic.scores === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaning;
-    scores[k] = relevance * index.meta[doc]!.weight;
-  });
+    scores[k] = relevance * metas[doc]!.weight;
+  }
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
     ...index.entries[applicable[k]!]!,

@@ -1,7 +1,7 @@
 // The token-efficient summary of selected knowledge: one line per entry, most important first,
 // within a token budget — except that a critical prohibition is never cut.
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
-import { estimateTokens } from '../tokens.js';
+import { estimateTokens, tokensOfLength } from '../tokens.js';
 
 
 /** The default summary budget, in (approximate) tokens. */
@@ -41,15 +41,21 @@ export interface SummaryItem {
  */
 export function buildSummary(items: readonly SummaryItem[], budget: number = DEFAULT_BUDGET): string {
   if (items.length === 0) return 'No relevant knowledge for this task.';
-  const ordered = [...items].sort((a, b) => Number(isCritical(b.entry)) - Number(isCritical(a.entry)) || b.score - a.score || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0));
+  // Each item's sort key read once, not per comparison (a plan check can summarise a thousand).
+  const ordered = items.map((item) => ({ entry: item.entry, critical: Number(isCritical(item.entry)), score: item.score, id: item.entry.id }));
+  ordered.sort((a, b) => b.critical - a.critical || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const reserve = estimateTokens(`\n${omittedNote(items.length)}`);
   const lines: string[] = [];
-  const fits = (line: string): boolean => estimateTokens([...lines, line].join('\n')) <= budget - reserve;
+  // The length of lines.join('\n'), kept as lines are added: hundreds of critical lines are not joined again per line.
+  let length = -1;
+  const fits = (line: string): boolean => tokensOfLength(length + 1 + line.length) <= budget - reserve;
+  const add = (line: string): void => void (lines.push(line), (length += 1 + line.length));
   let index = 0;
   for (; index < ordered.length; index++) {
     const entry = ordered[index]!.entry;
-    if (isCritical(entry) || fits(fullLine(entry))) lines.push(fullLine(entry));
-    else if (fits(shortLine(entry))) lines.push(shortLine(entry));
+    const full = fullLine(entry);
+    if (isCritical(entry) || fits(full)) add(full);
+    else if (fits(shortLine(entry))) add(shortLine(entry));
     else break;
   }
   if (index < ordered.length) lines.push(omittedNote(ordered.length - index));

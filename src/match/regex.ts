@@ -2,14 +2,39 @@
 // engine (RE2 syntax), so no pattern can hang a hook. re2js loads on first use only.
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
+import { requireWithCodeCache } from './_code-cache.js';
 
 type Engine = typeof import('re2js');
 let engine: Engine | undefined;
+/** Where the engine's code cache is kept (keepEngineCode), and how this run's is written. */
+let codeFile: string | undefined;
+let saveCode: (() => Promise<void>) | undefined;
 
 function re2(): Engine {
   // A synchronous, lazy load: commands that never run a regex never pay for the engine.
-  engine ??= createRequire(import.meta.url)('re2js') as Engine;
+  if (engine === undefined) {
+    if (codeFile === undefined) engine = createRequire(import.meta.url)('re2js') as Engine;
+    else {
+      const loaded = requireWithCodeCache('re2js', import.meta.url, codeFile);
+      engine = loaded.exports as Engine;
+      saveCode = loaded.save;
+    }
+  }
   return engine;
+}
+
+/**
+ * Loads the engine, when a regex first runs, with V8's code cache in `file` (see _code-cache.ts):
+ * for short processes that run a few regexes, such as the commit hook. `file` must be somewhere a
+ * clone or an archive cannot write (under .git/).
+ */
+export function keepEngineCode(file: string): void {
+  codeFile = file;
+}
+
+/** Writes the engine's code cache when this run loaded the engine without a usable one (best effort). */
+export async function saveEngineCode(): Promise<void> {
+  await saveCode?.();
 }
 
 /** A compiled pattern that runs in linear time. */
