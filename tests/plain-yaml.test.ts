@@ -51,6 +51,11 @@ const RECORD = [
   '  - "**/.env"',
   '  - src/**/*.secret',
   'sourceRef: https://example.com/a#b?c=d',
+  'examples:',
+  '  - scenario: a .env file is staged',
+  '    goodApproach: "keep it out: .gitignore"',
+  '    level: 3',
+  '  - scenario: on',
   'priority: critical',
   'confidence: 0.85',
   'timesApplied: 12',
@@ -70,11 +75,17 @@ describe('the plain YAML reader', () => {
     const plain = readPlainYaml(RECORD)!;
     assert.deepEqual((plain.value as { keywords: unknown }).keywords, ['env', '2027-06-30', 'yes']);
     assert.deepEqual(plain.plain.find((s) => s.source === 'yes'), { source: 'yes', value: 'yes', line: 9, column: 5 });
-    assert.deepEqual(plain.plain.filter((s) => s.line === 17), [
-      { source: 'complexity_range', value: 'complexity_range', line: 17, column: 1 },
-      { source: '4', value: 4, line: 17, column: 20 },
-      { source: '6', value: 6, line: 17, column: 23 },
+    assert.deepEqual((plain.value as { examples: unknown }).examples, [{ scenario: 'a .env file is staged', goodApproach: 'keep it out: .gitignore', level: 3 }, { scenario: 'on' }]);
+    assert.deepEqual(plain.plain.filter((s) => s.line === 17 || s.line === 18 || s.line === 22), [
+      { source: 'level', value: 'level', line: 17, column: 5 },
+      { source: '3', value: 3, line: 17, column: 12 },
+      { source: 'scenario', value: 'scenario', line: 18, column: 5 },
+      { source: 'on', value: 'on', line: 18, column: 15 },
+      { source: 'complexity_range', value: 'complexity_range', line: 22, column: 1 },
+      { source: '4', value: 4, line: 22, column: 20 },
+      { source: '6', value: 6, line: 22, column: 23 },
     ]);
+    assert.equal(plain.depth, 3);
   });
 
   it('leaves positions to the parser, which finds a field of a record read without it, and warns as for a parsed one', () => {
@@ -83,7 +94,16 @@ describe('the plain YAML reader', () => {
     assert.deepEqual(parsed.locateAll([{ pointer: '/nope', atKey: true }, { pointer: '/title', atKey: true }]).map((at) => at && [at.line, at.column]), [[2, 1], [4, 1]]);
     assert.deepEqual(parsed.problems.map((p) => `${p.line}:${p.column}: ${p.message}`), [
       '9:5: yes is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "yes"',
+      '18:15: on is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "on"',
     ]);
+  });
+
+  it('leaves a text nested past the depth limit to the parser, which says where', () => {
+    assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 2 }).problems, [
+      { severity: 'error', file: 'x.yaml', line: 2, column: 5, frame: '  1 | a:\n> 2 |   - b: 1\n    |     ^', message: 'the value is nested more than 2 levels deep (the limit, limits.max_depth)' },
+    ]);
+    assert.equal(parseText('a:\n  - b\n', 'x.yaml', { maxAliases: 100, maxDepth: 1 }).problems[0]?.line, 2);
+    assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 3 }).value, { a: [{ b: 1 }] });
   });
 
   it('reads every record file of this repository and of the starter packs that it takes as yaml does', () => {
@@ -112,7 +132,7 @@ describe('the plain YAML reader', () => {
     ["a: 'x'\n", false], ['a: |\n  x\n', false], ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
     ['a: x ! & * | > % @ ` \' " \\\n', true], ['a: x\\ny\n', true], ['a: [1, 2]\n', true], ['a: [1,2]\n', false], ['a: [x]\n', false],
     ['a: []\n', true], ['a: {}\n', false], ['a:\n  - x\n  - 2\n  - "3"\nb: c\n', true], ['a:\n- x\n', false], ['a:\n', false],
-    ['a:\n  - x: 1\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
+    ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', false], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
     ['a: x\n  y\n', false], ['a: x\n\n  y\n', false], ['a: x\n\nb: y\n', false], ['a: x \n', false], ['a:  x\n', false], ['a : x\n', false],
     ['a: 1\na: 2\n', false], ['__proto__: x\n', false], ['true: x\n', false], ['null: x\n', false], ['on: x\n', true], ['y: n\n', true],
     ['# c\n# d\na: 1\n', true], ['a: 1\n# c\n', false], ['# c\n', false], ['', false], ['a: 1', true], ['a: 1\r\n', false], ['\ufeffa: 1\n', false],
@@ -144,16 +164,27 @@ describe('the plain YAML reader', () => {
       const r = random();
       if (r < 0.5) return `${key()}: ${scalar()}`;
       if (r < 0.6) return `${key()}:`;
-      if (r < 0.85) return `  - ${scalar()}`;
+      if (r < 0.7) return `  - ${scalar()}`;
+      if (r < 0.8) {
+        // A list of mappings, as an entry's examples are written, now and then a line off.
+        const items = Array.from({ length: 1 + Math.floor(random() * 3) }, () => [`  - ${key()}: ${scalar()}`, ...Array.from({ length: Math.floor(random() * 3) }, () => `${random() < 0.95 ? '    ' : '   '}${key()}: ${scalar()}`)].join('\n'));
+        return [`${key()}:`, ...items].join('\n');
+      }
+      if (r < 0.85) return `    ${key()}: ${scalar()}`;
       if (r < 0.9) return `${key()}: [${pick(['1', '1, 2', '-0, 30', 'x', '1,2', ' 1'])}]`;
       return pick(['# note', '', '- x', '    x', '---', '...', 'a:  b', 'a : b', `${key()}: []`, `${key()}: {}`, '  -', '#', '#é']);
     };
     let taken = 0;
+    let withMaps = 0;
     for (let n = 0; n < 20_000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 6) }, line);
-      if (sameAsYaml(lines.join(random() < 0.05 ? '\r\n' : '\n') + (random() < 0.9 ? '\n' : ''))) taken++;
+      const text = lines.join(random() < 0.05 ? '\r\n' : '\n') + (random() < 0.9 ? '\n' : '');
+      if (sameAsYaml(text)) {
+        taken++;
+        if (readPlainYaml(text)!.depth === 3) withMaps++;
+      }
     }
     // The check above means something only if many texts were taken.
-    assert.ok(taken > 2000, `only ${taken} random texts were in the plain form`);
+    assert.ok(taken > 2000 && withMaps > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists`);
   });
 });

@@ -140,9 +140,9 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
   if (text.length > maxChars) {
     return unparsed([{ severity: 'error', file, line: firstLine, column: 1, message: `the YAML text is ${text.length} characters, over the limit of ${maxChars} for YAML (its parser needs many times the text in memory); give it as JSON` }]);
   }
-  // The narrow form lore writes nests two deep (a list in the record); a lower limit is the parser's to report.
-  const plain = limits.maxDepth >= 2 ? readPlainYaml(text) : undefined;
-  if (plain === undefined) return parseYamlDocumentText(text, file, limits, firstLine);
+  const plain = readPlainYaml(text);
+  // Nesting past the limit is the parser's to report, with its place.
+  if (plain === undefined || plain.depth > limits.maxDepth) return parseYamlDocumentText(text, file, limits, firstLine);
   let parsed: ParsedText | undefined;
   // Positions are only wanted for problems: then the parser reads the text, and finds what this reading found.
   const full = (): ParsedText => (parsed ??= parseYamlDocumentText(text, file, limits, firstLine));
