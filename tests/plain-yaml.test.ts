@@ -66,6 +66,7 @@ const RECORD = [
   'createdBy: Bench <bench@example.com>',
   'enabled: true',
   'details: "tab\\tand \\"quotes\\" and \\\\ and \\/ and é and 😀"',
+  "note: 'Set \"strict\": true; it''s on'",
   '',
 ].join('\n');
 
@@ -128,8 +129,8 @@ describe('the plain YAML reader', () => {
     ['a: 007\n', false], ['a: 1.\n', false], ['a: .inf\n', false], ['a: NaN\n', true], ['a: Infinity\n', true],
     ['a: ~\n', false], ['a: Null\n', true], ['a: nULL\n', true], ['a: TRUE\n', true], ['a: yes\n', true], ['a: y\n', true], ['a: e5\n', true],
     ['a: foo: bar\n', false], ['a: foo #c\n', false], ['a: foo#c\n', true], ['a: http://x.y/z\n', true], ['a: x:\n', false],
-    ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', false], ['a: - x\n', false], ['a: "x\\u0041"\n', false],
-    ["a: 'x'\n", false], ['a: |\n  x\n', false], ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
+    ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', false], ['a: - x\n', false], ['a: "x\\u0041"\n', false], ["a: 'it''s \"x\"'\n", true], ["a: ''\n", true], ["a: 'x''\n", false], ["a: 'x' y\n", false], ["a: 'é\\n'\n", true], ["a: '\t'\n", false],
+    ['a: |\n  x\n', false], ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
     ['a: x ! & * | > % @ ` \' " \\\n', true], ['a: x\\ny\n', true], ['a: [1, 2]\n', true], ['a: [1,2]\n', false], ['a: [x]\n', false],
     ['a: []\n', true], ['a: {}\n', false], ['a:\n  - x\n  - 2\n  - "3"\nb: c\n', true], ['a:\n- x\n', false], ['a:\n', false],
     ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', false], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
@@ -155,7 +156,8 @@ describe('the plain YAML reader', () => {
     const text = (): string => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random() < 0.8 ? plainPieces : pieces)).join('');
     const scalar = (): string => {
       const r = random();
-      if (r < 0.25) return `"${text()}"`;
+      if (r < 0.2) return `"${text()}"`;
+      if (r < 0.25) return `'${text()}'`;
       if (r < 0.35) return pick(['1', '-0', '0.5', '10.25', 'true', 'False', 'NULL', 'yes', 'on', '2026-01-01']);
       return `${pick(['a', 'b', 'x', 'T'])}${text()}`;
     };
