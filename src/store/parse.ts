@@ -9,6 +9,7 @@ import type { Located, LocateRequest, ParsedText, ParseLimits } from './_parsed.
 export type { Located, LocateRequest, ParsedText, ParseLimits };
 import { codeFrame } from './text-position.js';
 import { readDifferentlyByYaml11, yaml11TypeOf } from './yaml11.js';
+import { readPlainYaml, type PlainScalar } from './_plain-yaml.js';
 
 export { codeFrame };
 
@@ -135,11 +136,28 @@ function unparsed(problems: Problem[]): ParsedText {
 
 /** Parses YAML text with positions; see parseText. */
 function parseYamlText(text: string, file: string, limits: ParseLimits, firstLine: number): ParsedText {
-  const shift = firstLine - 1;
   const maxChars = limits.maxYamlChars ?? MAX_YAML_CHARS;
   if (text.length > maxChars) {
     return unparsed([{ severity: 'error', file, line: firstLine, column: 1, message: `the YAML text is ${text.length} characters, over the limit of ${maxChars} for YAML (its parser needs many times the text in memory); give it as JSON` }]);
   }
+  const plain = readPlainYaml(text);
+  // Nesting past the limit is the parser's to report, with its place.
+  if (plain === undefined || plain.depth > limits.maxDepth) return parseYamlDocumentText(text, file, limits, firstLine);
+  let parsed: ParsedText | undefined;
+  // Positions are only wanted for problems: then the parser reads the text, and finds what this reading found.
+  const full = (): ParsedText => (parsed ??= parseYamlDocumentText(text, file, limits, firstLine));
+  const problems = yaml11Problems(text, file, firstLine, () => plain.plain);
+  return {
+    value: plain.value,
+    problems,
+    locate: (pointer, atKey) => full().locate(pointer, atKey),
+    locateAll: (requests) => (requests.length === 0 ? [] : full().locateAll(requests)),
+  };
+}
+
+/** Parses YAML text with yaml's parser, positions kept; see parseText. */
+function parseYamlDocumentText(text: string, file: string, limits: ParseLimits, firstLine: number): ParsedText {
+  const shift = firstLine - 1;
   const lineCounter = new LineCounter();
   const parsed = parseYamlDocument(text, lineCounter, limits.maxDepth);
   /** Nesting past the limit is one problem, whatever else the parser said about it. */
@@ -193,7 +211,7 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
   }
   // Aliases can nest what the document itself does not.
   if (tooDeep(value, limits.maxDepth)) return tooDeepAt(0);
-  problems.push(...yaml11Problems(doc, text, file, lineCounter, firstLine));
+  problems.push(...yaml11Problems(text, file, firstLine, () => plainScalars(doc, text, lineCounter)));
   return result(value);
 }
 
@@ -204,25 +222,33 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
  */
 const YAML11_CANDIDATE = /(?:[:-][ \t]+|[[{,][ \t]*)(?:[-+]?[0-9.]|(?:y|n|yes|no|on|off|e[-+]?\d+)(?=[ \t]*(?:$|[,\]}#])))/im;
 
-/** A warning for each plain scalar a YAML 1.1 reader would read as another value (see yaml11.ts), with the quoted form to write. */
-function yaml11Problems(doc: Document, text: string, file: string, lineCounter: LineCounter, firstLine: number): Problem[] {
-  // Most records hold no candidate at all: no value starting like a number, date or dot, and no
-  // word a 1.1 reader takes for a boolean or null. Then the document is not walked.
-  if (!YAML11_CANDIDATE.test(text)) return [];
-  const problems: Problem[] = [];
+/** The plain scalars of a document, keys and values in document order, as readPlainYaml lists them. */
+function plainScalars(doc: Document, text: string, lineCounter: LineCounter): PlainScalar[] {
+  const scalars: PlainScalar[] = [];
   visit(doc, {
     Scalar(_key, node) {
       if (node.type !== 'PLAIN' || node.range === undefined || node.range === null) return;
-      const source = text.slice(node.range[0], node.range[1]);
-      if (!readDifferentlyByYaml11(source, node.value)) return;
       const { line, col } = lineCounter.linePos(node.range[0]);
-      const quoted = JSON.stringify(typeof node.value === 'string' ? node.value : source);
-      problems.push({
-        severity: 'warning', file, line: line + firstLine - 1, column: col, frame: codeFrame(text, line, col, source.length, firstLine),
-        message: `${source} is ${typeof node.value === 'string' ? 'a string' : `the ${typeof node.value} ${String(node.value)}`} to lore but ${yaml11TypeOf(source)} to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, ${quoted}`,
-      });
+      scalars.push({ source: text.slice(node.range[0], node.range[1]), value: node.value, line, column: col });
     },
   });
+  return scalars;
+}
+
+/** A warning for each plain scalar a YAML 1.1 reader would read as another value (see yaml11.ts), with the quoted form to write. */
+function yaml11Problems(text: string, file: string, firstLine: number, scalars: () => PlainScalar[]): Problem[] {
+  // Most records hold no candidate at all: no value starting like a number, date or dot, and no
+  // word a 1.1 reader takes for a boolean or null. Then the scalars are not listed.
+  if (!YAML11_CANDIDATE.test(text)) return [];
+  const problems: Problem[] = [];
+  for (const { source, value, line, column } of scalars()) {
+    if (!readDifferentlyByYaml11(source, value)) continue;
+    const quoted = JSON.stringify(typeof value === 'string' ? value : source);
+    problems.push({
+      severity: 'warning', file, line: line + firstLine - 1, column, frame: codeFrame(text, line, column, source.length, firstLine),
+      message: `${source} is ${typeof value === 'string' ? 'a string' : `the ${typeof value} ${String(value)}`} to lore but ${yaml11TypeOf(source)} to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, ${quoted}`,
+    });
+  }
   return problems;
 }
 

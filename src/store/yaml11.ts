@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
  */
 const PLAIN_WORDS = /^[A-Za-z][\w .,'()/-]*$/;
 const YAML11_WORD = /^\s*(?:y|n|yes|no|true|false|on|off|null|e[-+]?\d+)\s*$/i;
+const LETTER_FIRST = /^[A-Za-z]/;
 
 /** What a YAML 1.1 reader makes of this plain scalar text, or undefined when surely the same string. */
 function yaml11Value(text: string): { value: unknown } | undefined {
@@ -33,6 +34,10 @@ export function misreadByYaml11(text: string): boolean {
 
 /** Whether a YAML 1.1 reader would read the plain scalar `source` as another value than lore's `value`. */
 export function readDifferentlyByYaml11(source: string, value: unknown): boolean {
+  // A plain scalar's type comes from its whole text, and YAML 1.1 reads every one that starts with
+  // a letter as a string but for the words: globs, patterns and `Name <email>` skip the parser. A
+  // key like `a:` (from `a:: b`) is left to it: read alone, it is a mapping, and warned about.
+  if (LETTER_FIRST.test(source) && !YAML11_WORD.test(source) && !source.endsWith(':')) return false;
   const read = yaml11Value(source);
   if (read === undefined) return false;
   // Dates compare by type: a 1.1 reader's Date is never lore's string.

@@ -1,0 +1,138 @@
+// The narrow YAML that lore writes (canonical.ts), read line by line without the YAML parser: a
+// mapping of scalars, of lists of scalars and of lists of flat mappings (an entry's examples), one
+// scalar per line. yaml's parser takes about 0.2 ms for a record, most of a cold `lore validate`
+// of 10,000 records; these lines take a few microseconds. Only forms that read the same as yaml
+// reads them (YAML 1.2, core schema) are taken; for any other line (deeper nesting, block scalars,
+// comments after the first key, CRLF, tabs, non-ASCII plain text, repeated keys...)
+// readPlainYaml gives undefined and the parser reads the whole text. tests/plain-yaml.test.ts
+// holds every form, and random texts, against yaml's reading.
+
+/** A plain (unquoted) scalar as yaml's visit meets it: keys and values in document order. */
+export interface PlainScalar {
+  source: string;
+  value: unknown;
+  /** 1-based, in the text given. */
+  line: number;
+  column: number;
+}
+
+export interface PlainYaml {
+  value: Record<string, unknown>;
+  /** The plain scalars, for the YAML 1.1 warnings (parse.ts). */
+  plain: PlainScalar[];
+  /** How deep collections nest: 1 for scalars only, 2 with lists, 3 with mappings in lists. */
+  depth: number;
+}
+
+/** A key line: `key: value` or `key:` over list items. yaml refuses implicit keys past 1024 characters. */
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_]{0,127}):(?: (.+))?$/;
+const ITEM = '  - ';
+/** The indent of a list item's further `key: value` lines. */
+const ITEM_MAP = '    ';
+const COMMENT_LINE = /^#[\x20-\x7e]*$/;
+/** Numbers written as they are read: no sign but minus, no leading zero, no exponent, within double precision. */
+const INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
+const FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
+/** A one-line flow list of integers, as canonical.ts writes number tuples: `[4, 6]`. */
+const INT_LIST = /^\[-?(?:0|[1-9][0-9]{0,14})(?:, -?(?:0|[1-9][0-9]{0,14}))*\]$/;
+/** Plain text: a letter or `_` first, then printable ASCII (`: `, ` #` and the ends are checked apart). */
+const PLAIN_TEXT = /^[A-Za-z_][\x20-\x7e]*$/;
+/** A double-quoted scalar whose escapes mean the same in JSON: JSON.parse reads it. */
+const QUOTED = /^"(?:[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff]|\\["\\/bfnrt])*"$/;
+/** A single-quoted scalar (yaml writes one for text holding `"`): `''` stands for `'`, nothing else is escaped. */
+const SINGLE_QUOTED = /^'(?:[^'\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff]|'')*'$/;
+/** The core schema's words for null and the booleans. */
+const WORDS = new Map<string, unknown>([
+  ['null', null], ['Null', null], ['NULL', null],
+  ['true', true], ['True', true], ['TRUE', true],
+  ['false', false], ['False', false], ['FALSE', false],
+]);
+
+/** Marks a scalar this reader does not take. */
+const OTHER = Symbol('other');
+
+/** The value of scalar text `source` at (line, column); plain ones are noted in `plain`. */
+function scalar(source: string, line: number, column: number, plain: PlainScalar[]): unknown {
+  if (source.startsWith('"')) return QUOTED.test(source) ? (JSON.parse(source) as string) : OTHER;
+  if (source.startsWith("'")) return SINGLE_QUOTED.test(source) ? source.slice(1, -1).replaceAll("''", "'") : OTHER;
+  let value: unknown;
+  if (WORDS.has(source)) value = WORDS.get(source);
+  else if (INT.test(source) || FLOAT.test(source)) value = Number(source);
+  else if (PLAIN_TEXT.test(source) && !source.includes(': ') && !source.includes(' #') && !source.endsWith(':') && !source.endsWith(' ')) value = source;
+  else return OTHER;
+  plain.push({ source, value, line, column });
+  return value;
+}
+
+/** Whether `key` may be added to `map`: a repeated key is the parser's error, a word key is not a string, __proto__ is an own key to yaml. */
+function newKey(map: Record<string, unknown>, key: string): boolean {
+  return !Object.hasOwn(map, key) && !WORDS.has(key) && key !== '__proto__';
+}
+
+/** The record in `text` when all of it is in the narrow form above; undefined sends it to the parser. */
+export function readPlainYaml(text: string): PlainYaml | undefined {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let i = 0;
+  while (i < lines.length && COMMENT_LINE.test(lines[i]!)) i++;
+  if (i === lines.length) return undefined; // no content: the parser says the file is empty
+  const value: Record<string, unknown> = {};
+  const plain: PlainScalar[] = [];
+  let depth = 1;
+  /** The `key: scalar` lines of a list item from line i on (the first after `  - `), as a mapping. */
+  const itemMap = (first: RegExpExecArray): Record<string, unknown> | undefined => {
+    const map: Record<string, unknown> = {};
+    for (let match = first; ; i++) {
+      const key = match[1]!;
+      if (!newKey(map, key)) return undefined;
+      plain.push({ source: key, value: key, line: i + 1, column: ITEM.length + 1 });
+      const item = scalar(match[2]!, i + 1, ITEM.length + key.length + 3, plain);
+      if (item === OTHER) return undefined;
+      map[key] = item;
+      if (i + 1 === lines.length || !lines[i + 1]!.startsWith(ITEM_MAP)) return map;
+      const next = KEY_LINE.exec(lines[i + 1]!.slice(ITEM_MAP.length));
+      if (next === null || next[2] === undefined) return undefined;
+      match = next;
+    }
+  };
+  for (; i < lines.length; i++) {
+    const match = KEY_LINE.exec(lines[i]!);
+    if (match === null) return undefined;
+    const key = match[1]!;
+    if (!newKey(value, key)) return undefined;
+    plain.push({ source: key, value: key, line: i + 1, column: 1 });
+    const rest = match[2];
+    if (rest === undefined) {
+      const items: unknown[] = [];
+      while (i + 1 < lines.length && lines[i + 1]!.startsWith(ITEM)) {
+        i++;
+        const itemText = lines[i]!.slice(ITEM.length);
+        const pair = KEY_LINE.exec(itemText);
+        // `  - key: value` starts a mapping; `key:` alone would nest deeper (and is refused as a scalar).
+        const isMap = pair !== null && pair[2] !== undefined;
+        const item = isMap ? itemMap(pair) : scalar(itemText, i + 1, ITEM.length + 1, plain);
+        if (item === OTHER || item === undefined) return undefined;
+        if (isMap) depth = 3;
+        items.push(item);
+      }
+      if (items.length === 0) return undefined; // `key:` alone is null, or something nested follows
+      value[key] = items;
+      depth = Math.max(depth, 2);
+    } else if (rest === '[]' || INT_LIST.test(rest)) {
+      const numbers: number[] = [];
+      let column = key.length + 4; // past `key: [`
+      for (const part of rest === '[]' ? [] : rest.slice(1, -1).split(', ')) {
+        numbers.push(Number(part));
+        plain.push({ source: part, value: Number(part), line: i + 1, column });
+        column += part.length + 2;
+      }
+      value[key] = numbers;
+      depth = Math.max(depth, 2);
+    } else {
+      const item = scalar(rest, i + 1, key.length + 3, plain);
+      if (item === OTHER) return undefined;
+      value[key] = item;
+    }
+  }
+  return { value, plain, depth };
+}

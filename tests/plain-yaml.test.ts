@@ -1,0 +1,192 @@
+// The narrow YAML lore writes is read without the parser (store/_plain-yaml.ts). Whatever that
+// reader takes must read exactly as yaml reads it: the same value, no error or warning from yaml,
+// and the same plain scalars at the same places (the YAML 1.1 warnings come from them).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import YAML, { isScalar, LineCounter, visit } from 'yaml';
+import { readPlainYaml, type PlainScalar } from '../src/store/_plain-yaml.js';
+import { parseText } from '../src/store/parse.js';
+import { prng } from './helpers/glob-fuzz.js';
+
+/** What yaml reads: value, problems and plain scalars in document order, as parse.ts meets them. */
+function yamlReading(text: string): { value: unknown; problems: string[]; plain: PlainScalar[] } {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(text, { uniqueKeys: true, strict: true, lineCounter });
+  const plain: PlainScalar[] = [];
+  visit(doc, {
+    Scalar(_key, node) {
+      if (!isScalar(node) || node.type !== 'PLAIN' || node.range === undefined || node.range === null) return;
+      const { line, col } = lineCounter.linePos(node.range[0]);
+      plain.push({ source: text.slice(node.range[0], node.range[1]), value: node.value, line, column: col });
+    },
+  });
+  const problems = [...doc.errors, ...doc.warnings].map((e) => e.message);
+  return { value: problems.length === 0 ? doc.toJS() : undefined, problems, plain };
+}
+
+/** Asserts that when the plain reader takes `text`, yaml reads it the same; returns whether it was taken. */
+function sameAsYaml(text: string): boolean {
+  const plain = readPlainYaml(text);
+  if (plain === undefined) return false;
+  const yaml = yamlReading(text);
+  assert.deepEqual(yaml.problems, [], `yaml has problems with a text the plain reader took: ${JSON.stringify(text)}`);
+  assert.deepStrictEqual(plain.value, yaml.value, `different values for ${JSON.stringify(text)}`);
+  assert.deepStrictEqual(plain.plain, yaml.plain, `different plain scalars for ${JSON.stringify(text)}`);
+  return true;
+}
+
+const RECORD = [
+  '# yaml-language-server: $schema=../../schemas/knowledge-entry.schema.json',
+  'id: pro-no-env',
+  'type: prohibition',
+  'title: never commit .env files, keys (or tokens) to git; use a vault',
+  'scope: global',
+  'keywords:',
+  '  - env',
+  '  - "2027-06-30"',
+  '  - yes',
+  'globs:',
+  '  - "**/.env"',
+  '  - src/**/*.secret',
+  'sourceRef: https://example.com/a#b?c=d',
+  'examples:',
+  '  - scenario: a .env file is staged',
+  '    goodApproach: "keep it out: .gitignore"',
+  '    level: 3',
+  '  - scenario: on',
+  'priority: critical',
+  'confidence: 0.85',
+  'timesApplied: 12',
+  'complexity_range: [4, 6]',
+  'extra: null',
+  'empty: []',
+  'createdAt: "2026-01-01T00:00:00.000Z"',
+  'createdBy: Bench <bench@example.com>',
+  'enabled: true',
+  'details: "tab\\tand \\"quotes\\" and \\\\ and \\/ and é and 😀"',
+  "note: 'Set \"strict\": true; it''s on'",
+  '',
+].join('\n');
+
+describe('the plain YAML reader', () => {
+  it('reads a record in the form lore writes as yaml does, plain scalars and their places included', () => {
+    assert.equal(sameAsYaml(RECORD), true);
+    const plain = readPlainYaml(RECORD)!;
+    assert.deepEqual((plain.value as { keywords: unknown }).keywords, ['env', '2027-06-30', 'yes']);
+    assert.deepEqual(plain.plain.find((s) => s.source === 'yes'), { source: 'yes', value: 'yes', line: 9, column: 5 });
+    assert.deepEqual((plain.value as { examples: unknown }).examples, [{ scenario: 'a .env file is staged', goodApproach: 'keep it out: .gitignore', level: 3 }, { scenario: 'on' }]);
+    assert.deepEqual(plain.plain.filter((s) => s.line === 17 || s.line === 18 || s.line === 22), [
+      { source: 'level', value: 'level', line: 17, column: 5 },
+      { source: '3', value: 3, line: 17, column: 12 },
+      { source: 'scenario', value: 'scenario', line: 18, column: 5 },
+      { source: 'on', value: 'on', line: 18, column: 15 },
+      { source: 'complexity_range', value: 'complexity_range', line: 22, column: 1 },
+      { source: '4', value: 4, line: 22, column: 20 },
+      { source: '6', value: 6, line: 22, column: 23 },
+    ]);
+    assert.equal(plain.depth, 3);
+  });
+
+  it('leaves positions to the parser, which finds a field of a record read without it, and warns as for a parsed one', () => {
+    const parsed = parseText(RECORD, 'pro-no-env.yaml');
+    assert.deepEqual(parsed.locate('/keywords/2'), { line: 9, column: 5, frame: '  8 |   - "2027-06-30"\n> 9 |   - yes\n    |     ^^^' });
+    assert.deepEqual(parsed.locateAll([{ pointer: '/nope', atKey: true }, { pointer: '/title', atKey: true }]).map((at) => at && [at.line, at.column]), [[2, 1], [4, 1]]);
+    assert.deepEqual(parsed.problems.map((p) => `${p.line}:${p.column}: ${p.message}`), [
+      '9:5: yes is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "yes"',
+      '18:15: on is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "on"',
+    ]);
+  });
+
+  it('leaves a text nested past the depth limit to the parser, which says where', () => {
+    assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 2 }).problems, [
+      { severity: 'error', file: 'x.yaml', line: 2, column: 5, frame: '  1 | a:\n> 2 |   - b: 1\n    |     ^', message: 'the value is nested more than 2 levels deep (the limit, limits.max_depth)' },
+    ]);
+    assert.equal(parseText('a:\n  - b\n', 'x.yaml', { maxAliases: 100, maxDepth: 1 }).problems[0]?.line, 2);
+    assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 3 }).value, { a: [{ b: 1 }] });
+  });
+
+  it('reads every record file of this repository and of the starter packs that it takes as yaml does', () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory() && entry.name !== 'schemas' && entry.name !== '.cache') walk(path);
+        else if (entry.isFile() && path.endsWith('.yaml')) files.push(path);
+      }
+    };
+    walk('.knowledge');
+    walk('packs');
+    const taken = files.filter((file) => sameAsYaml(readFileSync(file, 'utf8')));
+    assert.ok(taken.length >= 10, `only ${taken.length} of ${files.length} files were in the plain form`);
+  });
+
+  // Each of these is either refused or read as yaml reads it; the second column says which.
+  const cases: Array<[string, boolean]> = [
+    ['a: 1\n', true], ['a: -0\n', true], ['a: 0.50\n', true], ['a: 9007199254740993\n', false], ['a: 123456789012345\n', true],
+    ['a: 1_000\n', false], ['a: 0x1F\n', false], ['a: 0o17\n', false], ['a: 1e5\n', false], ['a: .5\n', false], ['a: +1\n', false],
+    ['a: 007\n', false], ['a: 1.\n', false], ['a: .inf\n', false], ['a: NaN\n', true], ['a: Infinity\n', true],
+    ['a: ~\n', false], ['a: Null\n', true], ['a: nULL\n', true], ['a: TRUE\n', true], ['a: yes\n', true], ['a: y\n', true], ['a: e5\n', true],
+    ['a: foo: bar\n', false], ['a: foo #c\n', false], ['a: foo#c\n', true], ['a: http://x.y/z\n', true], ['a: x:\n', false],
+    ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', false], ['a: - x\n', false], ['a: "x\\u0041"\n', false], ["a: 'it''s \"x\"'\n", true], ["a: ''\n", true], ["a: 'x''\n", false], ["a: 'x' y\n", false], ["a: 'é\\n'\n", true], ["a: '\t'\n", false],
+    ['a: |\n  x\n', false], ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
+    ['a: x ! & * | > % @ ` \' " \\\n', true], ['a: x\\ny\n', true], ['a: [1, 2]\n', true], ['a: [1,2]\n', false], ['a: [x]\n', false],
+    ['a: []\n', true], ['a: {}\n', false], ['a:\n  - x\n  - 2\n  - "3"\nb: c\n', true], ['a:\n- x\n', false], ['a:\n', false],
+    ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', false], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
+    ['a: x\n  y\n', false], ['a: x\n\n  y\n', false], ['a: x\n\nb: y\n', false], ['a: x \n', false], ['a:  x\n', false], ['a : x\n', false],
+    ['a: 1\na: 2\n', false], ['__proto__: x\n', false], ['true: x\n', false], ['null: x\n', false], ['on: x\n', true], ['y: n\n', true],
+    ['# c\n# d\na: 1\n', true], ['a: 1\n# c\n', false], ['# c\n', false], ['', false], ['a: 1', true], ['a: 1\r\n', false], ['\ufeffa: 1\n', false],
+    ['---\na: 1\n', false], ['a: 1\n...\n', false], ['a: 1\n---\nb: 2\n', false], ['%YAML 1.1\n---\na: 1\n', false],
+    ['a: é\n', false], ['a: "é 😀"\n', true], ['a: "\ud800"\n', false], ['a: "\u2028"\n', false], ['a: "\t"\n', false], ['a: x\ty\n', false],
+    [`${'k'.repeat(128)}: x\n`, true], [`${'k'.repeat(129)}: x\n`, false], ['a: <<\n', false], ['<<: x\n', false], ['a1_B: x\n', true], ['1a: x\n', false],
+  ];
+  for (const [text, taken] of cases) {
+    it(`${taken ? 'reads as yaml does' : 'leaves to the parser'}: ${JSON.stringify(text)}`, () => {
+      assert.equal(sameAsYaml(text), taken);
+    });
+  }
+
+  it('reads random texts built from YAML\'s tricky pieces as yaml does, whenever it takes them', () => {
+    const random = prng(15);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pieces = ['a', 'Z', 'q_', '7', '0', '-', '.', ' ', ' ', ':', ': ', '#', ' #', '"', "'", '\\', '\\n', '\\u0041', '\\x', '\t', '[', ']', '{', '}', ',', '_', 'é', '😀', '\u2028', '\u0085', '\r', 'yes', 'null', 'True', '~', '0x', '1e5', '&a', '*a', '!', '|', '>', '%', '@', '`', '<<', '-0', '12', '3.5'];
+    const plainPieces = ['a', 'Z', 'q_', '7', ' ', '.', '-', ':', '#', ',', '[', ']', '{', '}', '!', '&', '*', '|', '>', '%', '@', '`', "'", '\\'];
+    // Mostly pieces that may stay in the plain form, so that many texts are taken and the comparison bites.
+    const text = (): string => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random() < 0.8 ? plainPieces : pieces)).join('');
+    const scalar = (): string => {
+      const r = random();
+      if (r < 0.2) return `"${text()}"`;
+      if (r < 0.25) return `'${text()}'`;
+      if (r < 0.35) return pick(['1', '-0', '0.5', '10.25', 'true', 'False', 'NULL', 'yes', 'on', '2026-01-01']);
+      return `${pick(['a', 'b', 'x', 'T'])}${text()}`;
+    };
+    const key = (): string => (random() < 0.9 ? `${pick(['a', 'b', 'title', 'on', 'y', 'n', 'k9', 'f_g'])}${Math.floor(random() * 50)}` : pick(['a', 'on', 'true', 'null', '__proto__', 'é', '1', '-a', 'a b']));
+    const line = (): string => {
+      const r = random();
+      if (r < 0.5) return `${key()}: ${scalar()}`;
+      if (r < 0.6) return `${key()}:`;
+      if (r < 0.7) return `  - ${scalar()}`;
+      if (r < 0.8) {
+        // A list of mappings, as an entry's examples are written, now and then a line off.
+        const items = Array.from({ length: 1 + Math.floor(random() * 3) }, () => [`  - ${key()}: ${scalar()}`, ...Array.from({ length: Math.floor(random() * 3) }, () => `${random() < 0.95 ? '    ' : '   '}${key()}: ${scalar()}`)].join('\n'));
+        return [`${key()}:`, ...items].join('\n');
+      }
+      if (r < 0.85) return `    ${key()}: ${scalar()}`;
+      if (r < 0.9) return `${key()}: [${pick(['1', '1, 2', '-0, 30', 'x', '1,2', ' 1'])}]`;
+      return pick(['# note', '', '- x', '    x', '---', '...', 'a:  b', 'a : b', `${key()}: []`, `${key()}: {}`, '  -', '#', '#é']);
+    };
+    let taken = 0;
+    let withMaps = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const lines = Array.from({ length: 1 + Math.floor(random() * 6) }, line);
+      const text = lines.join(random() < 0.05 ? '\r\n' : '\n') + (random() < 0.9 ? '\n' : '');
+      if (sameAsYaml(text)) {
+        taken++;
+        if (readPlainYaml(text)!.depth === 3) withMaps++;
+      }
+    }
+    // The check above means something only if many texts were taken.
+    assert.ok(taken > 2000 && withMaps > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists`);
+  });
+});
