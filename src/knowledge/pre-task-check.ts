@@ -74,13 +74,13 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   for (const doc of index.plan.prohibitions) if (applies(index.meta[doc]!.applicability, context, time)) applicable.add(doc);
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const files = pathHits(index.plan, paths);
-  const keywords = keywordHits(index.plan, index.entries, plan.approach);
+  const keywords = keywordHits(index.plan, plan.approach);
   const candidates = [...new Set([...files.docs, ...keywords.docs])].filter((doc) => applicable.has(doc)).sort((a, b) => a - b);
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   const prohibitions = applicable.size;
   for (const doc of candidates) {
-    const entry = index.entries[doc]!;
+    const entry = index.entries.at(doc)!;
     const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
     if (matches.length === 0) continue;
     const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };

@@ -156,7 +156,7 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   });
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
-    ...index.entries[applicable[k]!]!,
+    ...index.entries.at(applicable[k]!)!,
     score: round(scores[k]!),
     reasons: reasonsFor(index, signals, applicable[k]!, counted[k]!),
   }));

@@ -1,15 +1,16 @@
 // Reading records from `.knowledge/`: every file is size-capped, parsed with positions, validated
 // against its schema and the store's rules. Invalid files are reported, never half-used.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { isErrno, LoreError, type Problem } from '../errors.js';
-import { assertNoSymlinkedDirs, assertRealDir, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { assertNoSymlinkedDirs, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
-import { displayPath, KINDS, KNOWLEDGE_DIR, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
+import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
+import { listRecordFilesOrProblem, RECORD_EXTENSIONS } from './list.js';
 import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
@@ -35,9 +36,6 @@ export interface ReadOptions {
   /** Called as files are read (for progress on long reads). */
   onProgress?: (done: number, total: number) => void;
 }
-
-/** File extensions read as records; lore itself writes `.yaml`. */
-export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 /** Validates record text as a record of `kind` stored under the file stem `stem`. */
 export function parseRecord<T = unknown>(text: string, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
@@ -111,35 +109,6 @@ export async function readRecordFile<T = unknown>(root: string, kind: RecordKind
   }
   if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
   return parseRecordBytes<T>(content.bytes, kind, stem, file, limits);
-}
-
-/** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */
-export async function listRecordFiles(root: string, kind: RecordKindName): Promise<string[]> {
-  const dir = join(knowledgeDir(root), KINDS[kind].dir);
-  // The folder itself (and those above it, up to .knowledge) must not be a symlink: SYMLINK.
-  assertRealDir(dir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
-    throw error;
-  }
-  return names
-    .filter((name) => !name.startsWith('.') && (RECORD_EXTENSIONS as readonly string[]).includes(extname(name)))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
-/** The record files of a kind; a symlinked folder is reported in `problems` and holds none. */
-export async function listRecordFilesOrProblem(root: string, kind: RecordKindName, problems: Problem[]): Promise<string[]> {
-  try {
-    return await listRecordFiles(root, kind);
-  } catch (error) {
-    if (!(error instanceof LoreError && error.code === 'SYMLINK')) throw error;
-    problems.push({ severity: 'error', file: `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`, message: error.message });
-    return [];
-  }
 }
 
 /** Runs `task` over `items` with at most `limit` at once, keeping the order of results. */
