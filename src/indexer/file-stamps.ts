@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, type Stats } from 'node:fs';
 import type { Problem } from '../errors.js';
 import type { RecordKindName } from '../store/layout.js';
-import { listRecordFilesOrProblem } from '../store/list.js';
+import { listRecordFilesOrProblem } from '../store/record-files.js';
 
 /** A file modified this close to the moment it was stamped may change again within the same mtime tick. */
 export const RACY_MS = 2000;

@@ -9,12 +9,13 @@ import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
-import { cacheKey } from './cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
 import { RACY_MS, StampBuilder } from './file-stamps.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { listRecordFilesOrProblem } from '../store/list.js';
-import { parseRecordBytes, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
+import { readCapped } from '../fs/read-text.js';
+import { listRecordFilesOrProblem, readProblem, tooLarge } from '../store/record-files.js';
+import { parseRecordBytes, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
 interface CachedFile {
   size: number;

@@ -12,7 +12,7 @@ import { suggest } from '../schema/suggest.js';
 import { isValidId, slugify } from '../store/ids.js';
 import { APPLIED_KINDS, ENTRY_KINDS, KINDS, knowledgeDir, type EntryKindName } from '../store/layout.js';
 import type { Store } from '../store/open.js';
-import { RECORD_EXTENSIONS } from '../store/list.js';
+import { RECORD_EXTENSIONS } from '../store/record-files.js';
 import { readRecord, type StoreRecord } from '../store/read.js';
 import { StoreTransaction } from '../store/transaction.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';

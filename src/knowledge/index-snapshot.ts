@@ -11,7 +11,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { readTextIfExists } from '../fs/read-text.js';
-import { cacheKey } from '../indexer/cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
 import { recordFilesStamp } from '../indexer/file-stamps.js';
 import { APPLIED_KINDS, CACHE_DIR, EXTENDS_LOCK, knowledgeDir } from '../store/layout.js';
 import type { Store } from '../store/open.js';

@@ -8,7 +8,7 @@ import { priorityRank } from '../priority.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
-import { APPLIED_KINDS, loadEntries, sourceOf } from './entries.js';
+import { APPLIED_KINDS } from '../store/layout.js';
 import { readIndexSnapshot, writeIndexSnapshot, type IndexSnapshot } from './index-snapshot.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
 import { loadUsageStats, withStats, type EntryWithStats, type UsageStats } from './stats.js';
@@ -122,6 +122,8 @@ async function indexFromSnapshot(store: Store, snapshot: IndexSnapshot, stats: R
 export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
   const [snapshot, usage] = await Promise.all([readIndexSnapshot(store), loadUsageStats(store.root)]);
   if (snapshot !== undefined) return { index: await indexFromSnapshot(store, snapshot, usage.stats), problems: [...snapshot.problems, ...usage.problems] };
+  // Loaded only here: reading records brings in the parser and the validator.
+  const { loadEntries, sourceOf } = await import('./entries.js');
   const loaded = await loadEntries(store, APPLIED_KINDS);
   const entries = loaded.records.map((record) => {
     const entry = withStats(record.value, usage.stats);

@@ -1,16 +1,15 @@
 // Reading records from `.knowledge/`: every file is size-capped, parsed with positions, validated
 // against its schema and the store's rules. Invalid files are reported, never half-used.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { isErrno, LoreError, type Problem } from '../errors.js';
-import { assertNoSymlinkedDirs, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { isErrno, type Problem } from '../errors.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
 import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
-import { listRecordFilesOrProblem, RECORD_EXTENSIONS } from './list.js';
+import { readCapped } from '../fs/read-text.js';
+import { listRecordFilesOrProblem, readProblem, RECORD_EXTENSIONS, tooLarge } from './record-files.js';
 import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
@@ -57,44 +56,6 @@ export function parseRecordBytes<T = unknown>(bytes: Uint8Array, kind: RecordKin
   const decoded = decodeUtf8(bytes);
   if ('fault' in decoded) return { problems: [utf8Problem(file, decoded.fault)] };
   return parseRecord<T>(decoded.text, kind, stem, file, limits);
-}
-
-/** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
-export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
-  assertNoSymlinkedDirs(path);
-  // Synchronous on purpose: thousands of small files read faster this way than through the thread pool.
-  let fd: number;
-  try {
-    fd = openSync(path, READ_NOFOLLOW);
-  } catch (error) {
-    return rethrowSymlink(error, path);
-  }
-  try {
-    const { size } = fstatSync(fd);
-    if (size > max) return { size };
-    const buffer = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { bytes: read === size ? buffer : buffer.subarray(0, read) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The problem of a record file that could not be read (a symlink is named as one). */
-export function readProblem(file: string, error: unknown): Problem {
-  // The file itself is the symlink: "<file>: is a symbolic link"; a folder above it is named in full.
-  if (error instanceof LoreError && error.code === 'SYMLINK') return { severity: 'error', file, message: error.message.startsWith(`${file} is `) ? error.message.slice(file.length + 1) : error.message };
-  return { severity: 'error', file, message: `could not read the file: ${(error as Error).message}` };
-}
-
-/** The problem of a file over the size cap. */
-export function tooLarge(file: string, size: number, limits: LimitsConfig): Problem {
-  return { severity: 'error', file, message: `the file is ${size} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml)` };
 }
 
 /** Reads and validates one record file. */

@@ -1,8 +1,10 @@
-// Which files of a folder are records: the listing every reader shares. Light on purpose (no
-// parser, no validator), so a cache's freshness check can list folders without loading them.
+// Which files of a folder are records (the listing every reader shares) and the problems of one
+// that cannot be read. Light on purpose (no parser, no validator): a cache's freshness check and
+// opening a store use it without loading them.
 import { readdir } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { isErrno, LoreError, type Problem } from '../errors.js';
+import type { LimitsConfig } from '../types.js';
 import { assertRealDir } from '../fs/no-follow.js';
 import { KINDS, KNOWLEDGE_DIR, knowledgeDir, type RecordKindName } from './layout.js';
 
@@ -24,7 +26,7 @@ export async function listRecordFiles(root: string, kind: RecordKindName): Promi
   return names
     .filter((name) => !name.startsWith('.') && (RECORD_EXTENSIONS as readonly string[]).includes(extname(name)))
     .sort()
-    .map((name) => join(dir, name));
+    .map((name) => dir + sep + name); // join() would normalise each of thousands of paths again
 }
 
 /** The record files of a kind; a symlinked folder is reported in `problems` and holds none. */
@@ -36,4 +38,16 @@ export async function listRecordFilesOrProblem(root: string, kind: RecordKindNam
     problems.push({ severity: 'error', file: `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`, message: error.message });
     return [];
   }
+}
+
+/** The problem of a record file that could not be read (a symlink is named as one). */
+export function readProblem(file: string, error: unknown): Problem {
+  // The file itself is the symlink: "<file>: is a symbolic link"; a folder above it is named in full.
+  if (error instanceof LoreError && error.code === 'SYMLINK') return { severity: 'error', file, message: error.message.startsWith(`${file} is `) ? error.message.slice(file.length + 1) : error.message };
+  return { severity: 'error', file, message: `could not read the file: ${(error as Error).message}` };
+}
+
+/** The problem of a file over the size cap. */
+export function tooLarge(file: string, size: number, limits: LimitsConfig): Problem {
+  return { severity: 'error', file, message: `the file is ${size} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml)` };
 }
