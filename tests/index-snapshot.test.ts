@@ -54,16 +54,26 @@ describe('the knowledge index snapshot', () => {
 
   it('is ignored when made under another key, truncated, damaged or not a snapshot at all', () => {
     const bytes = serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY);
-    const flipped = Buffer.from(bytes);
-    flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
+    const tables = Buffer.from(bytes);
+    const body = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8; // the header, padded to 8 bytes
+    tables[body + 4 * 4] = tables[body + 4 * 4]! ^ 1; // the first entry's sum, after the four offsets
     const cases: Array<[string, Buffer, string]> = [
       ['another key', bytes, 'other:key'],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['one byte longer', Buffer.concat([bytes, Buffer.from([0])]), KEY],
-      ['a flipped bit in an entry', flipped, KEY],
+      ['a flipped bit in the offsets and sums', tables, KEY],
       ['empty', Buffer.alloc(0), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseIndex(damaged, key), undefined, name);
+  });
+
+  it('refuses an entry whose JSON does not match its checksum, naming the file to delete', () => {
+    const bytes = Buffer.from(serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY));
+    bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1; // inside the last entry's JSON, which is checked when it is read
+    const loaded = parseIndex(bytes, KEY);
+    assert.ok(loaded !== undefined);
+    assert.deepEqual(loaded.entry(0), ENTRIES[0]);
+    assert.throws(() => loaded.entry(2), { code: 'IO', message: '.knowledge/.cache/knowledge-index.bin is damaged (the entry learn-cache does not match its checksum)', hint: 'delete .knowledge/.cache/knowledge-index.bin: lore rebuilds it from the entry files' });
   });
 
   it('answers as the files do after an entry is edited in place, added or deleted', async (t) => {

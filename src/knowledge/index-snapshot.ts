@@ -6,14 +6,16 @@
 // snapshots stay keyed by the content identity it records. Framed by _snapshot.ts: the header holds
 // the identity, the problems met reading the files, each entry's id, type and priority, the
 // applicability of entries that are not simply enabled and global, and the plan index; the body
-// holds each entry's offset (uint32 × entries + 1), then each entry's JSON.
+// holds each entry's offset (uint32 × entries + 1) and the sha1 of its JSON (20 bytes × entries);
+// the tail, each entry's JSON, checked against its sum when the entry is read, not on every load.
+import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import type { Problem } from '../errors.js';
+import { LoreError, type Problem } from '../errors.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import { recordFilesStamp } from '../indexer/file-stamps.js';
-import { APPLIED_KINDS, CACHE_DIR, EXTENDS_LOCK, knowledgeDir } from '../store/layout.js';
+import { APPLIED_KINDS, CACHE_DIR, EXTENDS_LOCK, KNOWLEDGE_DIR, knowledgeDir } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeEntry, KnowledgeType, Priority } from '../types.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
@@ -36,7 +38,7 @@ interface Header extends SnapshotHeader {
   identity: string;
   problems: Problem[];
   ids: string[];
-  /** The length of the entries' JSON, after the offsets. */
+  /** The length of the entries' JSON (the tail). */
   textBytes: number;
   types: string;
   priorities: string;
@@ -62,8 +64,10 @@ export interface IndexSnapshot {
   entry: (doc: number) => KnowledgeEntry;
 }
 
+const CACHE_FILE = `${KNOWLEDGE_DIR}/${CACHE_DIR}/knowledge-index.bin`;
+
 function snapshotPath(root: string): string {
-  return join(knowledgeDir(root), CACHE_DIR, 'knowledge-index.bin');
+  return join(root, CACHE_FILE);
 }
 
 /** Whether the store's entries are its own only: extends sources' entries are not in the files' stamp. */
@@ -83,7 +87,7 @@ export function serializeIndex(entries: readonly KnowledgeEntry[], plan: PlanInd
   const texts = entries.map((entry) => Buffer.from(JSON.stringify(entry)));
   const offsets = new Uint32Array(entries.length + 1);
   texts.forEach((text, doc) => (offsets[doc + 1] = offsets[doc]! + text.length));
-  const body = Buffer.concat([Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength), ...texts]);
+  const body = Buffer.concat([Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength), ...texts.map((text) => sha1(text))]);
   const scoping: Header['scoping'] = [];
   entries.forEach((e, doc) => {
     if (!isPlain(e)) scoping.push([doc, { enabled: e.enabled, validFrom: e.validFrom, validUntil: e.validUntil, scope: e.scope, projectId: e.projectId, agentTypes: e.agentTypes }]);
@@ -103,20 +107,21 @@ export function serializeIndex(entries: readonly KnowledgeEntry[], plan: PlanInd
     prohibitions: plan.prohibitions,
     keywords: [...plan.keywordDocs],
   };
-  return frameSnapshot(header, body);
+  return frameSnapshot(header, body, Buffer.concat(texts));
 }
 
 /** The snapshot held by `bytes` when they are a whole, undamaged one made under `key`; otherwise undefined. */
 export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefined {
   const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => {
     const size = header.ids.length;
-    return header.types.length === size && header.priorities.length === size ? 4 * (size + 1) + header.textBytes : -1;
-  });
+    return header.types.length === size && header.priorities.length === size ? 24 * size + 4 : -1;
+  }, (header) => header.textBytes);
   if (framed === undefined) return undefined;
-  const { header, body } = framed;
+  const { header, body, tail } = framed;
   const size = header.ids.length;
   const offsets = new Uint32Array(body.buffer, body.byteOffset, size + 1);
-  const texts = 4 * (size + 1);
+  if (offsets[size] !== tail.length) return undefined;
+  const sums = body.subarray(4 * (size + 1));
   const plain = applicabilityOf({ enabled: true, scope: 'global' } as KnowledgeEntry);
   const applicability = new Array<Applicability>(size).fill(plain);
   for (const [doc, fields] of header.scoping) applicability[doc] = applicabilityOf(fields as KnowledgeEntry);
@@ -135,9 +140,17 @@ export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefine
       prohibitions: header.prohibitions,
       keywordDocs: new Map(header.keywords),
     },
-    entry: (doc) => JSON.parse(body.toString('utf8', texts + offsets[doc]!, texts + offsets[doc + 1]!)) as KnowledgeEntry,
+    entry: (doc) => {
+      const text = tail.subarray(offsets[doc]!, offsets[doc + 1]!);
+      if (!sha1(text).equals(sums.subarray(20 * doc, 20 * doc + 20))) {
+        throw new LoreError('IO', `${CACHE_FILE} is damaged (the entry ${header.ids[doc]} does not match its checksum)`, { hint: `delete ${CACHE_FILE}: lore rebuilds it from the entry files` });
+      }
+      return JSON.parse(text.toString('utf8')) as KnowledgeEntry;
+    },
   };
 }
+
+const sha1 = (bytes: Uint8Array): Buffer => createHash('sha1').update(bytes).digest();
 
 /**
  * The store's index snapshot, when there is one for its entry files as they are now (the store's
