@@ -14,7 +14,9 @@ export const RACY_MS = 2000;
 
 /** Builds a stamp file by file, in the order the files are listed. */
 export class StampBuilder {
-  private text = '';
+  private readonly paths: string[] = [];
+  // size, mtime and inode of each file, as numbers: no string per file for thousands of files.
+  private numbers = new Float64Array(3 * 1024);
   private settled = true;
 
   /** `started`: the time (ms) before the first file was looked at. */
@@ -22,7 +24,16 @@ export class StampBuilder {
 
   /** Adds a file by its lstat. */
   add(path: string, info: Stats): void {
-    this.text += `${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}\n`;
+    const at = 3 * this.paths.length;
+    if (at + 3 > this.numbers.length) {
+      const grown = new Float64Array(2 * this.numbers.length);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    this.numbers[at] = info.size;
+    this.numbers[at + 1] = info.mtimeMs;
+    this.numbers[at + 2] = info.ino;
+    this.paths.push(path);
     if (info.mtimeMs >= this.started - RACY_MS) this.settled = false;
   }
 
@@ -38,7 +49,8 @@ export class StampBuilder {
 
   /** The stamp, whether settled or not: what a current listing is compared by. */
   stamp(): string {
-    return createHash('sha1').update(this.text).digest('hex');
+    const numbers = this.numbers.subarray(0, 3 * this.paths.length);
+    return createHash('sha1').update(this.paths.join('\0')).update('\n').update(new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength)).digest('hex');
   }
 }
 

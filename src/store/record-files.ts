@@ -2,7 +2,7 @@
 // that cannot be read. Light on purpose (no parser, no validator): a cache's freshness check and
 // opening a store use it without loading them.
 import { readdir } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { isErrno, LoreError, type Problem } from '../errors.js';
 import type { LimitsConfig } from '../types.js';
 import { assertRealDir } from '../fs/no-follow.js';
@@ -24,7 +24,7 @@ export async function listRecordFiles(root: string, kind: RecordKindName): Promi
     throw error;
   }
   return names
-    .filter((name) => !name.startsWith('.') && (RECORD_EXTENSIONS as readonly string[]).includes(extname(name)))
+    .filter((name) => !name.startsWith('.') && RECORD_EXTENSIONS.some((ext) => name.endsWith(ext)))
     .sort()
     .map((name) => dir + sep + name); // join() would normalise each of thousands of paths again
 }
