@@ -123,6 +123,18 @@ describe('the knowledge index snapshot', () => {
     assert.deepEqual({ query: (await query(root)).stdout, check: afterDelete.stdout }, await uncached(root));
   });
 
+  it('keeps the problems of invalid files: check-plan still fails closed when the snapshot answers', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES, { files: { '.knowledge/knowledge/prohibitions/pro-broken.yaml': 'id: pro-broken\ntype: prohibition\n' } });
+    age(root);
+    const first = await check(root);
+    assert.equal(first.code, 1);
+    assert.match(first.stdout, /"code": "INVALID_STORE"/);
+    assert.match(first.stdout, /pro-broken\.yaml/);
+    assert.ok(existsSync(join(root, SNAPSHOT)));
+    for (const name of readdirSync(join(root, '.knowledge/.cache'))) if (name.startsWith('records-')) rmSync(join(root, '.knowledge/.cache', name));
+    assert.deepEqual(await check(root), first, 'from the snapshot, the same refusal');
+  });
+
   it('is not written while an entry file is too recent to be trusted by its times', async (t) => {
     const { root } = await knowledgeStore(t, ENTRIES);
     assert.equal((await query(root)).code, 0);

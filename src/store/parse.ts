@@ -1,6 +1,7 @@
 // Parsing of record text (YAML or JSON) with positions, so that every problem can name its
 // line and column. Works on strings only; reading files is read.ts's job.
-import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
+import type { CST, Document, LineCounter, Node, Pair } from 'yaml';
+import { yaml } from './_yaml.js';
 import type { Problem } from '../errors.js';
 import type { SchemaIssue } from '../schema/validate.js';
 import { depthMessage, parseJsonText } from './json-text.js';
@@ -72,15 +73,15 @@ function tooDeepToken(tokens: readonly CST.Token[], limit: number): CST.Token | 
 
 /** Parses one YAML document as yaml's parseDocument does, refusing nesting past `limit` before composing it. */
 function parseYamlDocument(text: string, lineCounter: LineCounter, limit: number): Document | { tooDeepAt: number } {
-  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const tokens = [...new (yaml().Parser)(lineCounter.addNewLine).parse(text)];
   const deep = tooDeepToken(tokens, limit);
   if (deep !== undefined) return { tooDeepAt: deep.offset };
   let doc: Document | undefined;
-  for (const next of new Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, text.length)) {
+  for (const next of new (yaml().Composer)({ uniqueKeys: true, strict: true }).compose(tokens, true, text.length)) {
     if (doc === undefined) {
       doc = next;
     } else {
-      doc.errors.push(new YAMLParseError(next.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      doc.errors.push(new (yaml().YAMLParseError)(next.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
       break;
     }
   }
@@ -92,10 +93,10 @@ function tooDeepNode(doc: Document, limit: number): Node | undefined {
   const stack: Array<[unknown, number]> = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (!isMap(node) && !isSeq(node)) continue;
+    if (!yaml().isMap(node) && !yaml().isSeq(node)) continue;
     if (depth > limit) return node as Node;
     for (const item of node.items as unknown[]) {
-      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      if (yaml().isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
       else stack.push([item, depth + 1]);
     }
   }
@@ -110,17 +111,17 @@ function nodeAt(doc: Document, pointer: string, atKey: boolean): Node | undefine
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const last = i === parts.length - 1;
-    if (isMap(node)) {
-      const pair = node.items.find((p: Pair) => isScalar(p.key) && String(p.key.value) === part);
+    if (yaml().isMap(node)) {
+      const pair = node.items.find((p: Pair) => yaml().isScalar(p.key) && String(p.key.value) === part);
       if (pair === undefined) return found;
       if (last && atKey) return pair.key as Node;
       node = pair.value ?? pair.key;
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       node = node.items[Number(part)];
     } else {
       return found;
     }
-    if (node === undefined || node === null || isPair(node)) return found;
+    if (node === undefined || node === null || yaml().isPair(node)) return found;
     found = node as Node;
   }
   return found;
@@ -140,7 +141,7 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
   if (text.length > maxChars) {
     return unparsed([{ severity: 'error', file, line: firstLine, column: 1, message: `the YAML text is ${text.length} characters, over the limit of ${maxChars} for YAML (its parser needs many times the text in memory); give it as JSON` }]);
   }
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   const parsed = parseYamlDocument(text, lineCounter, limits.maxDepth);
   /** Nesting past the limit is one problem, whatever else the parser said about it. */
   const tooDeepAt = (offset: number): ParsedText => {
@@ -210,7 +211,7 @@ function yaml11Problems(doc: Document, text: string, file: string, lineCounter: 
   // word a 1.1 reader takes for a boolean or null. Then the document is not walked.
   if (!YAML11_CANDIDATE.test(text)) return [];
   const problems: Problem[] = [];
-  visit(doc, {
+  yaml().visit(doc, {
     Scalar(_key, node) {
       if (node.type !== 'PLAIN' || node.range === undefined || node.range === null) return;
       const source = text.slice(node.range[0], node.range[1]);
