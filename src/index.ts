@@ -54,7 +54,7 @@ export { findEntry, loadEntries, newEntryId, type EntryRecord } from './knowledg
 export { matchesFilter, type KnowledgeFilter } from './knowledge/filter.js';
 export { addEntry, editEntry, setEnabled, removeEntry, type EntryWriteResult } from './knowledge/manage.js';
 export { applyAssignments, parseAssignment, type Assignment } from './knowledge/set-fields.js';
-export { buildKnowledgeIndex, loadKnowledgeIndex, type KnowledgeIndex } from './knowledge/knowledge-index.js';
+export { buildKnowledgeIndex, loadKnowledgeIndex, type EntryList, type KnowledgeIndex } from './knowledge/knowledge-index.js';
 export { getRelevantKnowledge, queryKnowledge, type KnowledgeQuery, type KnowledgeResult, type RankedEntry } from './knowledge/query.js';
 export { buildSummary } from './knowledge/summary.js';
 export { estimateTokens } from './tokens.js';

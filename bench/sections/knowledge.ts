@@ -21,7 +21,7 @@ const recall = (r: Recall): string => `${r.recall.toFixed(3)} (${r.found}/${r.to
 
 export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   process.stderr.write('knowledge: load + index, query, check-plan, prompt in-process...\n');
-  // Aged files and one discarded run leave the record cache warm, as a checkout in use has it.
+  // Aged files and one discarded run leave the record cache and the index snapshot warm, as a checkout in use has them.
   await task('task.mjs', ['age-files', store]);
   await task('knowledge-task.mjs', ['knowledge', store, '1']);
   const builds: number[] = [];
@@ -35,7 +35,7 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
     for (const key of ['keywordQuery', 'query', 'check', 'prompt'] as const) all[key].push(...figures[key]);
     peak = Math.max(peak, figures.maxRssKb);
   }
-  addRow(`knowledge index: load (record cache warm) + BM25 build, ${ENTRIES} entries`, builds, undefined, 'figure');
+  addRow(`knowledge index: load from its snapshot (entry files stamped), ${ENTRIES} entries`, builds, undefined, 'figure');
   addRow(`query in-process, keyword only (use_semantic: false), per call`, all.keywordQuery, undefined, 'daemon: p50 under 5 ms');
   addRow(`first semantic query of a process: word table + ${ENTRIES} entry vectors from the snapshot`, firsts, peak, 'figure');
   const computed: number[] = [];

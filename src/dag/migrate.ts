@@ -5,7 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
-import { readCapped } from '../store/read.js';
+import { readCapped } from '../fs/read-text.js';
 import { parseKgFile, type KgFile } from './kg-file.js';
 import { projectNameFromContext } from './project-name.js';
 import type { DagLine, DagState } from './replay.js';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readBytesIfExistsSync, readTextIfExistsSync } from '../fs/read-text.js';
-import { cacheKey } from '../indexer/cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
 import type { GitListing, GitRecords } from '../indexer/git-records.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import { LiteralSet } from './aho-corasick.js';

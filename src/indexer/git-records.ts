@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG } from '../store/config-defaults.js';
 import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { LoreConfig } from '../types.js';
-import { cacheKey } from './cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
 
 /** Where to read: a commit-ish, or the index. */
 export type GitSource = { ref: string } | { index: true };

@@ -9,13 +9,13 @@ import { basename, extname, join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
-import { cacheKey } from './cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
+import { RACY_MS, StampBuilder } from './file-stamps.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { listRecordFilesOrProblem, parseRecordBytes, readCapped, readProblem, tooLarge, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
-
-/** A file modified this close to the snapshot may have changed within the same mtime tick. */
-const RACY_MS = 2000;
+import { readCapped } from '../fs/read-text.js';
+import { listRecordFilesOrProblem, readProblem, tooLarge } from '../store/record-files.js';
+import { parseRecordBytes, type ReadOptions, type ReadResult, type StoreRecord } from '../store/read.js';
 
 interface CachedFile {
   size: number;
@@ -57,9 +57,10 @@ export interface CacheStats {
 
 /**
  * Reads records like readRecords, through the cache; writes the snapshot back when it changed.
- * `identity` names what was read: lore's cache key and every file's path and content hash.
+ * `identity` names what was read: lore's cache key and every file's path and content hash;
+ * `stamp` the files as recordFilesStamp sees them, when every one is old enough to be trusted by it.
  */
-export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats; identity: string }> {
+export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats; identity: string; stamp?: string }> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const kinds = options.kinds ?? [];
   const records: StoreRecord<T>[] = [];
@@ -67,18 +68,23 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
   const stats: CacheStats = { statHits: 0, hashHits: 0, parsed: 0 };
   let files = 0;
   const identity = createHash('sha1').update(cacheKey());
+  const stamps = new StampBuilder(Date.now());
   for (const kind of kinds) {
     const path = snapshotPath(root, kind);
     const old = loadSnapshot(path);
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
+    const before = problems.length;
     const paths = await listRecordFilesOrProblem(root, kind, problems);
+    // A symlinked folder: recordFilesStamp gives no stamp for it, so none is given here either.
+    if (problems.length > before) stamps.fail();
     for (const [k, absolute] of paths.entries()) {
       const file = displayPath(root, absolute);
       let entry: CachedFile | undefined;
       try {
         // lstat: a record replaced by a symlink must not be trusted by its target's signature.
         const info = lstatSync(absolute);
+        stamps.add(absolute, info);
         const previous = old?.files[file];
         if (previous !== undefined && previous.size === info.size && previous.mtimeMs === info.mtimeMs && previous.ino === info.ino && info.mtimeMs < old!.writtenAt - RACY_MS) {
           entry = previous;
@@ -99,6 +105,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
           if (previous === undefined || previous.hash !== entry.hash || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs || previous.ino !== entry.ino) changed = true;
         }
       } catch (error) {
+        stamps.fail();
         problems.push(readProblem(file, error));
         continue;
       }
@@ -115,5 +122,6 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
     }
   }
-  return { records, problems, files, cache: stats, identity: identity.digest('hex') };
+  const stamp = stamps.settledStamp();
+  return { records, problems, files, cache: stats, identity: identity.digest('hex'), ...(stamp === undefined ? {} : { stamp }) };
 }

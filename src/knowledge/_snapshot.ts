@@ -1,7 +1,8 @@
-// The framing of lore's binary caches in .knowledge/.cache/ (the BM25 index, the entry vectors):
-// a 4-byte header length, a JSON header (format, key, sha1 of the body, and what the cache adds),
-// zeros up to 8 bytes, then the body, whose typed arrays start aligned. A file that is missing,
-// foreign, stale, truncated or damaged reads as nothing: the caller rebuilds it.
+// The framing of lore's binary caches in .knowledge/.cache/ (the BM25 index, the entry vectors,
+// the knowledge index): a 4-byte header length, a JSON header (format, key, sha1 of the body, and
+// what the cache adds), zeros up to 8 bytes, then the body, whose typed arrays start aligned, then
+// an optional tail the sum does not cover (the cache checks each part it reads itself). A file
+// that is missing, foreign, stale, truncated or damaged reads as nothing: the caller rebuilds it.
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readBytesIfExistsSync } from '../fs/read-text.js';
@@ -13,22 +14,22 @@ export interface SnapshotHeader {
   sum: string;
 }
 
-/** The bytes of a snapshot: `header` (format, key and the cache's own fields) over `body`. */
-export function frameSnapshot(header: Omit<SnapshotHeader, 'sum'> & Record<string, unknown>, body: Buffer): Buffer {
+/** The bytes of a snapshot: `header` (format, key and the cache's own fields) over `body`, then `tail`. */
+export function frameSnapshot(header: Omit<SnapshotHeader, 'sum'> & Record<string, unknown>, body: Buffer, tail?: Buffer): Buffer {
   const json = Buffer.from(JSON.stringify({ ...header, sum: createHash('sha1').update(body).digest('hex') }));
   const start = align(4 + json.length);
   const head = Buffer.alloc(start);
   head.writeUInt32LE(json.length, 0);
   json.copy(head, 4);
-  return Buffer.concat([head, body]);
+  return Buffer.concat(tail === undefined ? [head, body] : [head, body, tail]);
 }
 
 /**
- * The header and body of `bytes` when they are a whole, undamaged snapshot of `format` made
- * under `key` whose body has the length `bodyLength` computes from the header; otherwise undefined.
- * The body starts on 8 bytes (copied when the buffer does not).
+ * The header, body and tail of `bytes` when they are a whole snapshot of `format` made under `key`
+ * whose body (undamaged) and tail have the lengths `bodyLength` and `tailLength` compute from the
+ * header; otherwise undefined. The body starts on 8 bytes (copied when the buffer does not).
  */
-export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format: string, key: string, bodyLength: (header: H) => number): { header: H; body: Buffer } | undefined {
+export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0): { header: H; body: Buffer; tail: Buffer } | undefined {
   try {
     if (bytes.length < 4) return undefined;
     const length = bytes.readUInt32LE(0);
@@ -36,10 +37,12 @@ export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format:
     const header = JSON.parse(bytes.toString('utf8', 4, 4 + length)) as H;
     if (header.format !== format || header.key !== key) return undefined;
     const start = align(4 + length);
-    if (bytes.length !== start + bodyLength(header)) return undefined;
+    const size = bodyLength(header);
+    if (size < 0 || bytes.length !== start + size + tailLength(header)) return undefined;
     // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
-    const body = (bytes.byteOffset + start) % 8 === 0 ? bytes.subarray(start) : Buffer.from(bytes.subarray(start));
-    return createHash('sha1').update(body).digest('hex') === header.sum ? { header, body } : undefined;
+    const within = bytes.subarray(start, start + size);
+    const body = (bytes.byteOffset + start) % 8 === 0 ? within : Buffer.from(within);
+    return createHash('sha1').update(body).digest('hex') === header.sum ? { header, body, tail: bytes.subarray(start + size) } : undefined;
   } catch {
     return undefined; // damaged: rebuilt by the caller
   }

@@ -10,9 +10,10 @@ import { GitRecordCache } from '../indexer/git-records.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
 import { suggest } from '../schema/suggest.js';
 import { isValidId, slugify } from '../store/ids.js';
-import { ENTRY_KINDS, KINDS, knowledgeDir, type EntryKindName } from '../store/layout.js';
+import { APPLIED_KINDS, ENTRY_KINDS, KINDS, knowledgeDir, type EntryKindName } from '../store/layout.js';
 import type { Store } from '../store/open.js';
-import { RECORD_EXTENSIONS, readRecord, type StoreRecord } from '../store/read.js';
+import { RECORD_EXTENSIONS } from '../store/record-files.js';
+import { readRecord, type StoreRecord } from '../store/read.js';
 import { StoreTransaction } from '../store/transaction.js';
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 
@@ -21,8 +22,7 @@ export type EntryRecord = StoreRecord<KnowledgeEntry> & { kind: EntryKindName };
 /** The id prefix of each entry type: rec-, pro-, learn-. */
 export const ID_PREFIX: Readonly<Record<KnowledgeType, string>> = { recommendation: 'rec-', prohibition: 'pro-', learning: 'learn-' };
 
-/** Entries of the applied kinds (recommendations, prohibitions, learnings): pending ones wait for review. */
-export const APPLIED_KINDS = ['recommendation', 'prohibition', 'learning'] as const;
+export { APPLIED_KINDS } from '../store/layout.js';
 
 export interface LoadedEntries {
   records: EntryRecord[];
@@ -30,6 +30,8 @@ export interface LoadedEntries {
   problems: Problem[];
   /** The content identity of the files read (see readRecordsCached). */
   identity: string;
+  /** The files' stamp (recordFilesStamp), when they are the store's own only and old enough to be trusted by it. */
+  stamp?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function loadEntries(store: Store, kinds: readonly EntryKindName[] 
 /** The store's own entries, through the record cache: what prune and export work on (a source's entries are its own to change). */
 export async function loadOwnEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
   const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
-  return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity };
+  return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity, ...(result.stamp === undefined ? {} : { stamp: result.stamp }) };
 }
 
 /**
@@ -51,8 +53,9 @@ export async function loadOwnEntries(store: Store, kinds: readonly EntryKindName
  * (read offline from the fetched sources; never pending ones): a store's own entry replaces a
  * source's of the same id. A source's entries are labelled `extends:<source>/<path>` where a file
  * is shown; a lock config.yaml does not match, or a pin this clone has not fetched, is a problem.
+ * With sources, the result has no stamp: the files' stamp does not cover them.
  */
-export async function withSourceEntries<R extends { id: string }>(store: Store, local: { records: R[]; problems: Problem[]; identity: string }, kinds: readonly string[]): Promise<{ records: R[]; problems: Problem[]; identity: string }> {
+export async function withSourceEntries<R extends { id: string }>(store: Store, local: { records: R[]; problems: Problem[]; identity: string; stamp?: string }, kinds: readonly string[]): Promise<{ records: R[]; problems: Problem[]; identity: string; stamp?: string }> {
   const sourceKinds = APPLIED_KINDS.filter((kind) => kinds.includes(kind));
   const lockText = await readTextIfExists(join(store.root, LOCK_PATH));
   if (sourceKinds.length === 0 || (lockText === undefined && configuredSources(store.config).length === 0)) return local;

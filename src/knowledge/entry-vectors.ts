@@ -53,16 +53,16 @@ export function parseEntryVectors(bytes: Buffer, key: string): Float32Array | un
 }
 
 /**
- * The vectors of a store's entries: from the snapshot made under the same key when there is one
- * of the right size, computed (and the snapshot written) otherwise. `computed` counts the entries
- * embedded by this call.
+ * The vectors of a store's `size` entries: from the snapshot made under the same key when there is
+ * one of the right size, computed from `entries()` (and the snapshot written) otherwise. `computed`
+ * counts the entries embedded by this call.
  */
-export async function storeEntryVectors(root: string, identity: string, entries: readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: Float32Array; computed: number }> {
+export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: Float32Array; computed: number }> {
   const key = vectorSnapshotKey(identity, vectors);
   const bytes = readSnapshotFile(snapshotPath(root));
   const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key);
-  if (cached !== undefined && cached.length === entries.length * vectors.dims) return { matrix: cached, computed: 0 };
-  const matrix = computeEntryVectors(entries, vectors);
+  if (cached !== undefined && cached.length === size * vectors.dims) return { matrix: cached, computed: 0 };
+  const matrix = computeEntryVectors(entries(), vectors);
   await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, vectors.dims, key));
-  return { matrix, computed: entries.length };
+  return { matrix, computed: size };
 }

@@ -8,9 +8,10 @@ import { priorityRank } from '../priority.js';
 import { applicabilityOf, appliesEverywhere, type Applicability } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
-import { APPLIED_KINDS, loadEntries, sourceOf } from './entries.js';
+import { APPLIED_KINDS } from '../store/layout.js';
+import { readIndexSnapshot, writeIndexSnapshot, type IndexSnapshot } from './index-snapshot.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
-import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
+import { loadUsageStats, withStats, type EntryWithStats, type UsageStats } from './stats.js';
 
 /** Multiplier by priority. */
 export const PRIORITY_WEIGHT: Readonly<Record<Priority, number>> = { low: 1, medium: 1.2, high: 1.4, critical: 1.6 };
@@ -37,9 +38,15 @@ export interface EntryColumns {
   everywhere: Uint8Array;
 }
 
+/** The entries of an index by document: an array, or a snapshot's, each parsed when first used. */
+export interface EntryList {
+  readonly length: number;
+  at(doc: number): EntryWithStats | undefined;
+}
+
 /** Entries with their statistics and a BM25 index over them: build once, query many times. */
 export interface KnowledgeIndex {
-  entries: EntryWithStats[];
+  entries: EntryList;
   meta: EntryMeta[];
   columns: EntryColumns;
   bm25: Bm25Index;
@@ -67,17 +74,22 @@ export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching
     weight: PRIORITY_WEIGHT[entry.priority] * helpfulness(entry),
     applicability: applicabilityOf(entry),
   }));
+  return { entries: [...entries], meta, columns: columnsOf(meta), bm25: bm25 ?? buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
+}
+
+/** The typed columns of the entries' metadata. */
+function columnsOf(meta: readonly EntryMeta[]): EntryColumns {
   const columns: EntryColumns = { type: new Uint8Array(meta.length), rank: new Uint8Array(meta.length), everywhere: new Uint8Array(meta.length) };
   meta.forEach((m, doc) => {
     columns.type[doc] = APPLIED_KINDS.indexOf(m.type);
     columns.rank[doc] = m.rank;
     columns.everywhere[doc] = appliesEverywhere(m.applicability) ? 1 : 0;
   });
-  return { entries: [...entries], meta, columns, bm25: bm25 ?? buildBm25(entries, matching.keyword_boost), plan: buildPlanIndex(entries), matching };
+  return columns;
 }
 
 /** Helpfulness multiplier from usage: 0.75 + 0.5 × (helpful + 1) / (applied + 2); 1 when never applied. */
-export function helpfulness(entry: EntryWithStats): number {
+export function helpfulness(entry: UsageStats): number {
   return 0.75 + (0.5 * (entry.timesHelpful + 1)) / (entry.timesApplied + 2);
 }
 
@@ -87,19 +99,66 @@ export interface LoadedIndex {
   problems: Problem[];
 }
 
-/** Loads the store's applied entries with their statistics and indexes them (BM25 from its snapshot when current). */
+/** The entries of a snapshot with their statistics, each parsed when first used (and kept). */
+class SnapshotEntries implements EntryList {
+  readonly length: number;
+  private readonly parsed: Array<EntryWithStats | undefined>;
+
+  constructor(private readonly snapshot: IndexSnapshot, private readonly stats: ReadonlyMap<string, UsageStats>) {
+    this.length = snapshot.ids.length;
+    this.parsed = new Array<EntryWithStats | undefined>(this.length);
+  }
+
+  at(doc: number): EntryWithStats | undefined {
+    if (!Number.isInteger(doc) || doc < 0 || doc >= this.length) return undefined;
+    return (this.parsed[doc] ??= withStats(this.snapshot.entry(doc), this.stats));
+  }
+}
+
+/** Every entry of a list, in order (for what reads them all: building BM25 or the entry vectors). */
+export function allEntries(entries: EntryList): EntryWithStats[] {
+  return Array.from({ length: entries.length }, (_, doc) => entries.at(doc)!);
+}
+
+/** The index of a snapshot: its tables as they are, the weights from the usage statistics, BM25 from its own snapshot when current. */
+async function indexFromSnapshot(store: Store, snapshot: IndexSnapshot, stats: ReadonlyMap<string, UsageStats>): Promise<KnowledgeIndex> {
+  const none: UsageStats = { timesApplied: 0, timesHelpful: 0 };
+  const meta = snapshot.ids.map((id, doc): EntryMeta => {
+    const priority = snapshot.priorities[doc]!;
+    return { id, type: snapshot.types[doc]!, rank: priorityRank(priority), weight: PRIORITY_WEIGHT[priority] * helpfulness(stats.get(id) ?? none), applicability: snapshot.applicability[doc]! };
+  });
+  const entries = new SnapshotEntries(snapshot, stats);
+  const { matching } = store.config;
+  const key = bm25SnapshotKey(snapshot.identity, matching.keyword_boost);
+  let bm25 = readBm25Snapshot(store.root, key);
+  if (bm25?.size !== entries.length) {
+    bm25 = buildBm25(allEntries(entries), matching.keyword_boost);
+    await writeBm25Snapshot(store.root, key, bm25);
+  }
+  return { entries, meta, columns: columnsOf(meta), bm25, plan: snapshot.plan, matching, identity: snapshot.identity };
+}
+
+/**
+ * Loads the store's applied entries with their statistics and indexes them: from the index
+ * snapshot when it is current for the entry files (see index-snapshot.ts), else from the record
+ * cache (BM25 from its snapshot when current), writing the snapshots for the next process.
+ */
 export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
-  const [loaded, usage] = await Promise.all([loadEntries(store, APPLIED_KINDS), loadUsageStats(store.root)]);
+  const [snapshot, usage] = await Promise.all([readIndexSnapshot(store), loadUsageStats(store.root)]);
+  if (snapshot !== undefined) return { index: await indexFromSnapshot(store, snapshot, usage.stats), problems: [...snapshot.problems, ...usage.problems] };
+  // Loaded only here: reading records brings in the parser and the validator.
+  const { loadEntries, sourceOf } = await import('./entries.js');
+  const loaded = await loadEntries(store, APPLIED_KINDS);
   const entries = loaded.records.map((record) => {
     const entry = withStats(record.value, usage.stats);
     const from = sourceOf(record);
     return from === undefined ? entry : { ...entry, from };
   });
   const key = bm25SnapshotKey(loaded.identity, store.config.matching.keyword_boost);
-  const snapshot = readBm25Snapshot(store.root, key);
-  const index = buildKnowledgeIndex(entries, store.config.matching, snapshot?.size === entries.length ? snapshot : undefined);
-  if (index.bm25 !== snapshot) await writeBm25Snapshot(store.root, key, index.bm25);
+  const bm25 = readBm25Snapshot(store.root, key);
+  const index = buildKnowledgeIndex(entries, store.config.matching, bm25?.size === entries.length ? bm25 : undefined);
+  if (index.bm25 !== bm25) await writeBm25Snapshot(store.root, key, index.bm25);
   index.identity = loaded.identity;
+  if (loaded.stamp !== undefined) await writeIndexSnapshot(store, loaded.stamp, loaded.records.map((record) => record.value), index.plan, loaded.identity, loaded.problems);
   return { index, problems: [...loaded.problems, ...usage.problems] };
 }
-

@@ -108,8 +108,8 @@ export function planMatches(index: PlanIndex, entry: KnowledgeEntry, doc: number
 }
 
 /** The keywords of the index's prohibitions found in the text, and the prohibitions (documents) holding one. */
-export function keywordHits(index: PlanIndex, entries: readonly KnowledgeEntry[], text: string): { found: Set<string>; docs: Set<number> } {
-  index.scan ??= keywordScanner(index.prohibitions.flatMap((doc) => entries[doc]!.keywords));
+export function keywordHits(index: PlanIndex, text: string): { found: Set<string>; docs: Set<number> } {
+  index.scan ??= keywordScanner(index.keywordDocs.keys());
   const found = index.scan(text);
   const docs = new Set<number>();
   for (const keyword of found) for (const doc of index.keywordDocs.get(keyword) ?? []) docs.add(doc);

@@ -79,7 +79,7 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   const time = context.now.getTime();
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const files = pathHits(index.plan, paths);
-  const keywords = keywordHits(index.plan, index.entries, plan.approach);
+  const keywords = keywordHits(index.plan, plan.approach);
   // The documents a path or keyword points to, marked; then the prohibitions in document order.
   const pointed = new Uint8Array(index.entries.length);
   for (const doc of files.docs) pointed[doc] = 1;
@@ -91,7 +91,7 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
     if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
     prohibitions++;
     if (pointed[doc] !== 1) continue;
-    const entry = index.entries[doc]!;
+    const entry = index.entries.at(doc)!;
     const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
     if (matches.length === 0) continue;
     const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };

@@ -7,7 +7,7 @@ import type { KnowledgeType, Priority } from '../types.js';
 import { distinctTerms, terms } from './_text.js';
 import { priorityRank } from '../priority.js';
 import { applies } from './applicable.js';
-import { APPLIED_KINDS } from './entries.js';
+import { APPLIED_KINDS } from '../store/layout.js';
 import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
 import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
 import { docPathMatches, pathHits, type PathHits } from './plan-index.js';
@@ -166,7 +166,7 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   }
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
-    ...index.entries[applicable[k]!]!,
+    ...index.entries.at(applicable[k]!)!,
     score: round(scores[k]!),
     reasons: reasonsFor(index, signals, applicable[k]!, counted[k]!),
   }));

@@ -9,7 +9,7 @@ import { readTextIfExists } from '../fs/read-text.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { EmbeddingsConfig, KnowledgeEntry } from '../types.js';
 import { computeEntryVectors, storeEntryVectors } from './entry-vectors.js';
-import type { KnowledgeIndex } from './knowledge-index.js';
+import { allEntries, type KnowledgeIndex } from './knowledge-index.js';
 import { dot, embedText, wordVectors, type WordVectors } from './word-vectors.js';
 
 /** Whether semantic matching was used for a query, and why not when it was not. */
@@ -166,10 +166,10 @@ async function wordVectorScores(options: SemanticOptions, fallback: string): Pro
   let computed = 0;
   if (index.vectors === undefined) {
     if (index.identity === undefined) {
-      index.vectors = computeEntryVectors(index.entries, vectors);
+      index.vectors = computeEntryVectors(allEntries(index.entries), vectors);
       computed = index.entries.length;
     } else {
-      ({ matrix: index.vectors, computed } = await storeEntryVectors(options.root, index.identity, index.entries, vectors));
+      ({ matrix: index.vectors, computed } = await storeEntryVectors(options.root, index.identity, index.entries.length, () => allEntries(index.entries), vectors));
     }
   }
   const query = embedText(options.query, vectors);
@@ -210,7 +210,7 @@ export async function semanticScores(options: SemanticOptions): Promise<Semantic
   const config = matching.embeddings;
   if (config === undefined) return wordVectorScores(options, '');
   try {
-    const entries = options.docs.map((doc) => options.index.entries[doc]!);
+    const entries = options.docs.map((doc) => options.index.entries.at(doc)!);
     const [query] = await fetchEmbeddings(config, [options.query], options.env);
     const { vectors, computed } = await entryVectors(options.root, config, entries, options.env ?? {});
     const scores = new Float64Array(vectors.length);

@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { appendRecords, replayLog } from '../log/ndjson.js';
-import { displayPath, knowledgeDir, LOGS } from '../store/layout.js';
+import { APPLIED_KINDS, displayPath, knowledgeDir, LOGS } from '../store/layout.js';
 import { logKind } from '../store/log-kinds.js';
 import type { Store } from '../store/open.js';
 import type { ApplicationEvent, KnowledgeEntry } from '../types.js';
-import { APPLIED_KINDS, findEntry, resolveActor, timestamp } from './entries.js';
 
 /** How often an entry was applied and found helpful. */
 export interface UsageStats {
@@ -74,6 +73,8 @@ export interface RecordApplicationOptions {
  */
 export async function recordApplication(options: RecordApplicationOptions): Promise<ApplicationEvent> {
   const { store } = options;
+  // Loaded only here: finding the entry reads records, which brings in the parser and the validator.
+  const { findEntry, resolveActor, timestamp } = await import('./entries.js');
   await findEntry(store, options.entryId, APPLIED_KINDS);
   const actor = await resolveActor(store.root, options);
   const event: ApplicationEvent = {

@@ -1,7 +1,7 @@
 // Validation against the JSON Schemas: ajv compiles each schema once, on first use, and its
 // errors are turned into plain sentences that name the field, the rule and the value found.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { loadSchema, loadSchemaFile, opDefinitionFiles, SCHEMA_NAMES, type JsonSchema, type SchemaName } from './schemas.js';
+import { loadSchema, loadSchemaFile, SCHEMA_ID_BASE, SCHEMA_NAMES, schemaFileName, type JsonSchema, type SchemaName } from './schemas.js';
 import { suggest } from './suggest.js';
 
 /** One schema violation, located by JSON pointer. */
@@ -214,20 +214,35 @@ export function describeErrors(errors: readonly ErrorObject[]): SchemaIssue[] {
 }
 
 const fileValidators = new Map<string, ValidateFunction>();
-let everySchemaAdded = false;
+const addedIds = new Set<string>();
 
-/** Makes every schema of `schemas/` known to ajv by its `$id`, so cross-file `$ref`s resolve. */
-function addEverySchema(): void {
-  if (everySchemaAdded) return;
-  everySchemaAdded = true;
-  const ajv = getAjv();
-  for (const name of SCHEMA_NAMES) {
-    const schema = loadSchema(name);
-    if (ajv.getSchema(schema.$id!) === undefined) ajv.addSchema(schema);
+/** The `$ref`s of a schema that point into other files. */
+function externalRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) externalRefs(item, out);
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) out.push(value);
+      else externalRefs(value, out);
+    }
   }
-  for (const path of opDefinitionFiles()) {
-    const defs = loadSchemaFile(path);
-    if (ajv.getSchema(defs.$id!) === undefined) ajv.addSchema(defs);
+  return out;
+}
+
+/**
+ * Makes the schemas of `schemas/` that `schema` refers to (and those they refer to) known to ajv
+ * by their `$id`, so cross-file `$ref`s resolve; the others are never read.
+ */
+function addReferencedSchemas(schema: JsonSchema): void {
+  for (const ref of externalRefs(schema)) {
+    const id = new URL(ref, schema.$id).href.replace(/#.*$/, '');
+    if (addedIds.has(id) || !id.startsWith(SCHEMA_ID_BASE)) continue;
+    addedIds.add(id);
+    const path = id.slice(SCHEMA_ID_BASE.length);
+    // A record schema is added as the object validateAgainst compiles, so ajv holds it once.
+    const name = SCHEMA_NAMES.find((n) => schemaFileName(n) === path);
+    const target = name === undefined ? loadSchemaFile(path) : loadSchema(name);
+    if (getAjv().getSchema(id) === undefined) getAjv().addSchema(target);
+    addReferencedSchemas(target);
   }
 }
 
@@ -238,8 +253,8 @@ function addEverySchema(): void {
 export function validateAgainstFile(path: string, value: unknown): SchemaIssue[] {
   let fn = fileValidators.get(path);
   if (fn === undefined) {
-    addEverySchema();
     const schema = loadSchemaFile(path);
+    addReferencedSchemas(schema);
     fn = getAjv().getSchema(schema.$id!) ?? getAjv().compile(schema);
     fileValidators.set(path, fn);
   }

@@ -55,6 +55,9 @@ export const KINDS: Readonly<Record<RecordKindName, RecordKind>> = {
 export const ENTRY_KINDS = ['recommendation', 'prohibition', 'learning', 'pending'] as const;
 export type EntryKindName = (typeof ENTRY_KINDS)[number];
 
+/** Entries of the applied kinds (recommendations, prohibitions, learnings): pending ones wait for review. */
+export const APPLIED_KINDS = ['recommendation', 'prohibition', 'learning'] as const;
+
 /** The NDJSON logs (append-only), relative to `.knowledge/`. */
 export const LOGS = {
   dag: 'log/knowledge_graph.ndjson',

@@ -1,12 +1,19 @@
-// Opening a store: locate it, read its configuration, refuse a newer format.
+// Opening a store: locate it, read its configuration, refuse a newer format. config.yaml is parsed
+// and validated once per content: the result is kept in .knowledge/.cache/config.json by the
+// hash of its bytes and lore's cache key, so a store opens without loading the YAML parser or the
+// validator until the file changes.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readCapped, readTextIfExistsSync } from '../fs/read-text.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import type { LoreConfig } from '../types.js';
-import { DEFAULT_CONFIG, DEFAULT_LIMITS, parseConfig } from './config.js';
-import { displayPath, knowledgeDir } from './layout.js';
+import { cacheKey } from './cache-key.js';
+import { DEFAULT_CONFIG, DEFAULT_LIMITS } from './config-defaults.js';
+import { CACHE_DIR, displayPath, knowledgeDir } from './layout.js';
 import { findStoreRoot, type LocateOptions } from './locate.js';
-import { readCapped, readProblem } from './read.js';
+import { readProblem } from './record-files.js';
 import { hasJournal, recoverNow, type Recovery } from './transaction.js';
 
 /** An opened store: where it is and how it is configured. */
@@ -20,8 +27,31 @@ export interface Store {
   recovered?: Recovery;
 }
 
+interface ParsedConfig {
+  config: LoreConfig;
+  problems: Problem[];
+}
+
+/** config.yaml's text parsed and validated, from the cache when it holds this very text. */
+async function parseConfigCached(root: string, bytes: Buffer, text: string, file: string): Promise<ParsedConfig> {
+  const path = join(knowledgeDir(root), CACHE_DIR, 'config.json');
+  const hash = createHash('sha1').update(cacheKey()).update('\0').update(bytes).digest('hex');
+  try {
+    // Never through a symlink (readTextIfExistsSync refuses one inside the store).
+    const saved = JSON.parse(readTextIfExistsSync(path) ?? '') as ParsedConfig & { hash: string };
+    if (saved.hash === hash) return { config: saved.config, problems: saved.problems };
+  } catch {
+    // missing or damaged: parsed below
+  }
+  const { parseConfig } = await import('./config.js');
+  const parsed = parseConfig(text, file);
+  // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
+  await writeFileAtomic(path, JSON.stringify({ hash, ...parsed }), { durable: false }).catch(() => undefined);
+  return parsed;
+}
+
 /** Reads `.knowledge/config.yaml`; a missing file means the defaults, with a warning. */
-export async function loadConfig(root: string): Promise<{ config: LoreConfig; problems: Problem[] }> {
+export async function loadConfig(root: string): Promise<ParsedConfig> {
   const path = join(knowledgeDir(root), 'config.yaml');
   const file = displayPath(root, path);
   let content: { bytes: Buffer } | { size: number };
@@ -37,7 +67,7 @@ export async function loadConfig(root: string): Promise<{ config: LoreConfig; pr
   }
   const decoded = decodeUtf8(content.bytes);
   if ('fault' in decoded) return { config: DEFAULT_CONFIG, problems: [utf8Problem(file, decoded.fault)] };
-  return parseConfig(decoded.text, file);
+  return parseConfigCached(root, content.bytes, decoded.text, file);
 }
 
 export interface OpenOptions extends LocateOptions {

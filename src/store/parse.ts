@@ -1,6 +1,7 @@
 // Parsing of record text (YAML or JSON) with positions, so that every problem can name its
 // line and column. Works on strings only; reading files is read.ts's job.
-import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, visit, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
+import type { CST, Document, LineCounter, Node, Pair } from 'yaml';
+import { yaml } from './_yaml.js';
 import type { Problem } from '../errors.js';
 import type { SchemaIssue } from '../schema/validate.js';
 import { depthMessage, parseJsonText } from './json-text.js';
@@ -73,15 +74,15 @@ function tooDeepToken(tokens: readonly CST.Token[], limit: number): CST.Token | 
 
 /** Parses one YAML document as yaml's parseDocument does, refusing nesting past `limit` before composing it. */
 function parseYamlDocument(text: string, lineCounter: LineCounter, limit: number): Document | { tooDeepAt: number } {
-  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const tokens = [...new (yaml().Parser)(lineCounter.addNewLine).parse(text)];
   const deep = tooDeepToken(tokens, limit);
   if (deep !== undefined) return { tooDeepAt: deep.offset };
   let doc: Document | undefined;
-  for (const next of new Composer({ uniqueKeys: true, strict: true }).compose(tokens, true, text.length)) {
+  for (const next of new (yaml().Composer)({ uniqueKeys: true, strict: true }).compose(tokens, true, text.length)) {
     if (doc === undefined) {
       doc = next;
     } else {
-      doc.errors.push(new YAMLParseError(next.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      doc.errors.push(new (yaml().YAMLParseError)(next.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
       break;
     }
   }
@@ -93,10 +94,10 @@ function tooDeepNode(doc: Document, limit: number): Node | undefined {
   const stack: Array<[unknown, number]> = [[doc.contents, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (!isMap(node) && !isSeq(node)) continue;
+    if (!yaml().isMap(node) && !yaml().isSeq(node)) continue;
     if (depth > limit) return node as Node;
     for (const item of node.items as unknown[]) {
-      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      if (yaml().isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
       else stack.push([item, depth + 1]);
     }
   }
@@ -111,17 +112,17 @@ function nodeAt(doc: Document, pointer: string, atKey: boolean): Node | undefine
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const last = i === parts.length - 1;
-    if (isMap(node)) {
-      const pair = node.items.find((p: Pair) => isScalar(p.key) && String(p.key.value) === part);
+    if (yaml().isMap(node)) {
+      const pair = node.items.find((p: Pair) => yaml().isScalar(p.key) && String(p.key.value) === part);
       if (pair === undefined) return found;
       if (last && atKey) return pair.key as Node;
       node = pair.value ?? pair.key;
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       node = node.items[Number(part)];
     } else {
       return found;
     }
-    if (node === undefined || node === null || isPair(node)) return found;
+    if (node === undefined || node === null || yaml().isPair(node)) return found;
     found = node as Node;
   }
   return found;
@@ -158,7 +159,7 @@ function parseYamlText(text: string, file: string, limits: ParseLimits, firstLin
 /** Parses YAML text with yaml's parser, positions kept; see parseText. */
 function parseYamlDocumentText(text: string, file: string, limits: ParseLimits, firstLine: number): ParsedText {
   const shift = firstLine - 1;
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   const parsed = parseYamlDocument(text, lineCounter, limits.maxDepth);
   /** Nesting past the limit is one problem, whatever else the parser said about it. */
   const tooDeepAt = (offset: number): ParsedText => {
@@ -225,7 +226,7 @@ const YAML11_CANDIDATE = /(?:[:-][ \t]+|[[{,][ \t]*)(?:[-+]?[0-9.]|(?:y|n|yes|no
 /** The plain scalars of a document, keys and values in document order, as readPlainYaml lists them. */
 function plainScalars(doc: Document, text: string, lineCounter: LineCounter): PlainScalar[] {
   const scalars: PlainScalar[] = [];
-  visit(doc, {
+  yaml().visit(doc, {
     Scalar(_key, node) {
       if (node.type !== 'PLAIN' || node.range === undefined || node.range === null) return;
       const { line, col } = lineCounter.linePos(node.range[0]);

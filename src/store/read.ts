@@ -1,15 +1,15 @@
 // Reading records from `.knowledge/`: every file is size-capped, parsed with positions, validated
 // against its schema and the store's rules. Invalid files are reported, never half-used.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { isErrno, LoreError, type Problem } from '../errors.js';
-import { assertNoSymlinkedDirs, assertRealDir, READ_NOFOLLOW, rethrowSymlink } from '../fs/no-follow.js';
+import { isErrno, type Problem } from '../errors.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
 import { DEFAULT_LIMITS } from './config.js';
-import { displayPath, KINDS, KNOWLEDGE_DIR, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
+import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
+import { readCapped } from '../fs/read-text.js';
+import { listRecordFilesOrProblem, readProblem, RECORD_EXTENSIONS, tooLarge } from './record-files.js';
 import { locateIssues, MAX_YAML_CHARS, parseText } from './parse.js';
 import { checkRecord } from './rules.js';
 
@@ -36,9 +36,6 @@ export interface ReadOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** File extensions read as records; lore itself writes `.yaml`. */
-export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
-
 /** Validates record text as a record of `kind` stored under the file stem `stem`. */
 export function parseRecord<T = unknown>(text: string, kind: RecordKindName, stem: string, file: string, limits: LimitsConfig = DEFAULT_LIMITS): { record?: StoreRecord<T>; problems: Problem[] } {
   // A record is already capped by max_file_bytes; raising that setting raises what YAML may hold too.
@@ -61,44 +58,6 @@ export function parseRecordBytes<T = unknown>(bytes: Uint8Array, kind: RecordKin
   return parseRecord<T>(decoded.text, kind, stem, file, limits);
 }
 
-/** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
-export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
-  assertNoSymlinkedDirs(path);
-  // Synchronous on purpose: thousands of small files read faster this way than through the thread pool.
-  let fd: number;
-  try {
-    fd = openSync(path, READ_NOFOLLOW);
-  } catch (error) {
-    return rethrowSymlink(error, path);
-  }
-  try {
-    const { size } = fstatSync(fd);
-    if (size > max) return { size };
-    const buffer = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { bytes: read === size ? buffer : buffer.subarray(0, read) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The problem of a record file that could not be read (a symlink is named as one). */
-export function readProblem(file: string, error: unknown): Problem {
-  // The file itself is the symlink: "<file>: is a symbolic link"; a folder above it is named in full.
-  if (error instanceof LoreError && error.code === 'SYMLINK') return { severity: 'error', file, message: error.message.startsWith(`${file} is `) ? error.message.slice(file.length + 1) : error.message };
-  return { severity: 'error', file, message: `could not read the file: ${(error as Error).message}` };
-}
-
-/** The problem of a file over the size cap. */
-export function tooLarge(file: string, size: number, limits: LimitsConfig): Problem {
-  return { severity: 'error', file, message: `the file is ${size} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml)` };
-}
-
 /** Reads and validates one record file. */
 export async function readRecordFile<T = unknown>(root: string, kind: RecordKindName, path: string, limits: LimitsConfig = DEFAULT_LIMITS): Promise<{ record?: StoreRecord<T>; problems: Problem[] }> {
   const file = displayPath(root, path);
@@ -111,35 +70,6 @@ export async function readRecordFile<T = unknown>(root: string, kind: RecordKind
   }
   if ('size' in content) return { problems: [tooLarge(file, content.size, limits)] };
   return parseRecordBytes<T>(content.bytes, kind, stem, file, limits);
-}
-
-/** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */
-export async function listRecordFiles(root: string, kind: RecordKindName): Promise<string[]> {
-  const dir = join(knowledgeDir(root), KINDS[kind].dir);
-  // The folder itself (and those above it, up to .knowledge) must not be a symlink: SYMLINK.
-  assertRealDir(dir);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return [];
-    throw error;
-  }
-  return names
-    .filter((name) => !name.startsWith('.') && (RECORD_EXTENSIONS as readonly string[]).includes(extname(name)))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
-/** The record files of a kind; a symlinked folder is reported in `problems` and holds none. */
-export async function listRecordFilesOrProblem(root: string, kind: RecordKindName, problems: Problem[]): Promise<string[]> {
-  try {
-    return await listRecordFiles(root, kind);
-  } catch (error) {
-    if (!(error instanceof LoreError && error.code === 'SYMLINK')) throw error;
-    problems.push({ severity: 'error', file: `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`, message: error.message });
-    return [];
-  }
 }
 
 /** Runs `task` over `items` with at most `limit` at once, keeping the order of results. */

@@ -12,7 +12,8 @@ import { isTransient } from './leftovers.js';
 import { CACHE_DIR, displayPath, EXTENDS_LOCK, KINDS, knowledgeDir, LOGS, RECORD_KINDS, SCHEMA_COPY_DIR, type RecordKindName } from './layout.js';
 import type { Store } from './open.js';
 import { parseText } from './parse.js';
-import { readRecords, RECORD_EXTENSIONS, type StoreRecord } from './read.js';
+import { RECORD_EXTENSIONS } from './record-files.js';
+import { readRecords, type StoreRecord } from './read.js';
 import { logKind } from './log-kinds.js';
 
 export interface LogSummary {

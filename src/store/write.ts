@@ -7,7 +7,7 @@ import { validateAgainst } from '../schema/validate.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { toCanonicalYaml } from './canonical.js';
 import { displayPath, KINDS, knowledgeDir, recordPath, schemaComment, type RecordKindName } from './layout.js';
-import { RECORD_EXTENSIONS } from './read.js';
+import { RECORD_EXTENSIONS } from './record-files.js';
 import { checkRecord } from './rules.js';
 import { writeStore, type StoreTransaction } from './transaction.js';
 

@@ -2,7 +2,7 @@
 // types than YAML 1.2 does, which lore reads: `2027-06-30` is a date to them, `yes`/`no`/`on`/`off`
 // booleans, `0755` an octal number. lore writes such strings quoted (canonical.ts) and warns about
 // unquoted ones it reads (parse.ts), so scripts in other languages read .knowledge/ as lore does.
-import YAML from 'yaml';
+import { yaml } from './_yaml.js';
 import { isDeepStrictEqual } from 'node:util';
 
 /**
@@ -20,7 +20,7 @@ function yaml11Value(text: string): { value: unknown } | undefined {
   if (text.length > 40 || text.includes('\n')) return undefined;
   if (PLAIN_WORDS.test(text) && !YAML11_WORD.test(text)) return undefined;
   try {
-    return { value: YAML.parse(text, { version: '1.1' }) as unknown };
+    return { value: yaml().parse(text, { version: '1.1' }) as unknown };
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
-import { cacheKey } from '../indexer/cache-key.js';
+import { cacheKey } from '../store/cache-key.js';
 import { KeyIndex, type SavedKeyIndex } from '../log/key-index.js';
 import { CACHE_DIR, displayPath, knowledgeDir } from '../store/layout.js';
 import type { Store } from '../store/open.js';

@@ -3,10 +3,9 @@
 // changes), and the notes they leave for people.
 import { join } from 'node:path';
 import type { Problem } from '../../errors.js';
-import { APPLIED_KINDS } from '../../knowledge/entries.js';
 import { loadKnowledgeIndex, type LoadedIndex } from '../../knowledge/knowledge-index.js';
 import { applicationsLog } from '../../knowledge/stats.js';
-import { KINDS, knowledgeDir } from '../../store/layout.js';
+import { APPLIED_KINDS, KINDS, knowledgeDir } from '../../store/layout.js';
 import type { Store } from '../../store/open.js';
 import type { Workspace } from '../../workspace/workspace.js';
 

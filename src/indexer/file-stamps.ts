@@ -1,0 +1,74 @@
+// The stamp of the record files of some kinds: one listing per folder and one lstat per file,
+// hashed into one string. It changes when a file is added, removed or renamed, or when its size,
+// modification time or inode changes: what the record cache trusts a file by. A cache keyed by it
+// (the knowledge index snapshot) is as current as the record cache, without reading the record
+// cache. Light on purpose: no parser, no validator.
+import { createHash } from 'node:crypto';
+import { lstatSync, type Stats } from 'node:fs';
+import type { Problem } from '../errors.js';
+import type { RecordKindName } from '../store/layout.js';
+import { listRecordFilesOrProblem } from '../store/record-files.js';
+
+/** A file modified this close to the moment it was stamped may change again within the same mtime tick. */
+export const RACY_MS = 2000;
+
+/** Builds a stamp file by file, in the order the files are listed. */
+export class StampBuilder {
+  private readonly paths: string[] = [];
+  // size, mtime and inode of each file, as numbers: no string per file for thousands of files.
+  private numbers = new Float64Array(3 * 1024);
+  private settled = true;
+
+  /** `started`: the time (ms) before the first file was looked at. */
+  constructor(private readonly started: number) {}
+
+  /** Adds a file by its lstat. */
+  add(path: string, info: Stats): void {
+    const at = 3 * this.paths.length;
+    if (at + 3 > this.numbers.length) {
+      const grown = new Float64Array(2 * this.numbers.length);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    this.numbers[at] = info.size;
+    this.numbers[at + 1] = info.mtimeMs;
+    this.numbers[at + 2] = info.ino;
+    this.paths.push(path);
+    if (info.mtimeMs >= this.started - RACY_MS) this.settled = false;
+  }
+
+  /** A file that could not be looked at: the stamp cannot be trusted. */
+  fail(): void {
+    this.settled = false;
+  }
+
+  /** The stamp, or undefined when a file is too recent (or failed) for it to be trusted later. */
+  settledStamp(): string | undefined {
+    return this.settled ? this.stamp() : undefined;
+  }
+
+  /** The stamp, whether settled or not: what a current listing is compared by. */
+  stamp(): string {
+    const numbers = this.numbers.subarray(0, 3 * this.paths.length);
+    return createHash('sha1').update(this.paths.join('\0')).update('\n').update(new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength)).digest('hex');
+  }
+}
+
+/**
+ * The stamp of the record files of `kinds` as they are now (what StampBuilder made while they
+ * were read); undefined when a folder is a symlink or a file went away while being looked at.
+ */
+export async function recordFilesStamp(root: string, kinds: readonly RecordKindName[]): Promise<string | undefined> {
+  const problems: Problem[] = [];
+  const stamps = new StampBuilder(Date.now());
+  for (const kind of kinds) {
+    for (const path of await listRecordFilesOrProblem(root, kind, problems)) {
+      try {
+        stamps.add(path, lstatSync(path));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return problems.length > 0 ? undefined : stamps.stamp();
+}

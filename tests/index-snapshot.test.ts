@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseIndex, serializeIndex } from '../src/knowledge/index-snapshot.js';
+import { buildPlanIndex } from '../src/knowledge/plan-index.js';
+import { renderRecord } from '../src/store/write.js';
+import { lore, type CliResult } from './helpers/cli.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const ENTRIES = [
+  entry({ id: 'pro-no-env', title: 'Never commit env files', description: 'Secrets stay out of git.', keywords: ['secrets', 'env'], priority: 'critical', globs: ['**/.env'] }),
+  entry({ id: 'rec-retry', title: 'Retry flaky uploads', description: 'Uploads retry with backoff.', keywords: ['upload'] }),
+  entry({ id: 'learn-cache', title: 'The cache is keyed by content', description: 'Stale uploads caches were a bug once.', scope: 'project', projectId: 'shop', validUntil: '2999-12-31' }),
+];
+const SNAPSHOT = '.knowledge/.cache/knowledge-index.bin';
+const REC = '.knowledge/knowledge/recommendations/rec-retry.yaml';
+const KEY = 'stamp:key';
+const HOUR_AGO = new Date(Date.now() - 3600_000);
+
+/** Sets every entry file's times an hour back: files that recent are never trusted by their stamp. */
+function age(root: string, at = HOUR_AGO): void {
+  for (const dir of ['recommendations', 'prohibitions', 'learnings']) {
+    const folder = join(root, '.knowledge/knowledge', dir);
+    if (existsSync(folder)) for (const name of readdirSync(folder)) utimesSync(join(folder, name), at, at);
+  }
+}
+
+// How many entry vectors a run computed differs with what the caches held; the rest must not.
+const settled = (result: CliResult): CliResult => ({ ...result, stdout: result.stdout.replace(/"computed": \d+/g, '"computed": N') });
+const query = async (root: string) => settled(await lore(['query', 'retry the uploads', '--json'], { cwd: root }));
+const check = async (root: string) => settled(await lore(['check-plan', '--json'], { cwd: root, input: JSON.stringify({ task: { description: 'upload retries' }, plan: { approach: 'keep secrets in env', fileChanges: [{ path: 'config/.env' }] } }) }));
+
+/** The answers of a store without any cache: what every answer must equal. */
+async function uncached(root: string): Promise<{ query: string; check: string }> {
+  rmSync(join(root, '.knowledge/.cache'), { recursive: true, force: true });
+  return { query: (await query(root)).stdout, check: (await check(root)).stdout };
+}
+
+describe('the knowledge index snapshot', () => {
+  it('holds the tables and entries of the index it was made from', () => {
+    const plan = buildPlanIndex(ENTRIES);
+    const loaded = parseIndex(serializeIndex(ENTRIES, plan, 'identity', [{ severity: 'error', file: 'f.yaml', message: 'bad' }], KEY), KEY);
+    assert.ok(loaded !== undefined);
+    assert.equal(loaded.identity, 'identity');
+    assert.deepEqual(loaded.problems, [{ severity: 'error', file: 'f.yaml', message: 'bad' }]);
+    assert.deepEqual(loaded.ids, ['pro-no-env', 'rec-retry', 'learn-cache']);
+    assert.deepEqual(loaded.types, ['prohibition', 'recommendation', 'learning']);
+    assert.deepEqual(loaded.priorities, ['critical', 'medium', 'medium']);
+    assert.deepEqual(loaded.applicability[2], { enabled: true, from: -Infinity, until: Date.parse('2999-12-31T23:59:59.999Z'), scope: 'project', projectId: 'shop', agentTypes: [] });
+    assert.deepEqual(loaded.plan, plan);
+    assert.deepEqual([0, 1, 2].map((doc) => loaded.entry(doc)), ENTRIES);
+  });
+
+  it('is ignored when made under another key, truncated, damaged or not a snapshot at all', () => {
+    const bytes = serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY);
+    const tables = Buffer.from(bytes);
+    const body = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8; // the header, padded to 8 bytes
+    tables[body + 4 * 4] = tables[body + 4 * 4]! ^ 1; // the first entry's sum, after the four offsets
+    const cases: Array<[string, Buffer, string]> = [
+      ['another key', bytes, 'other:key'],
+      ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
+      ['one byte longer', Buffer.concat([bytes, Buffer.from([0])]), KEY],
+      ['a flipped bit in the offsets and sums', tables, KEY],
+      ['empty', Buffer.alloc(0), KEY],
+    ];
+    for (const [name, damaged, key] of cases) assert.equal(parseIndex(damaged, key), undefined, name);
+  });
+
+  it('refuses an entry whose JSON does not match its checksum, naming the file to delete', () => {
+    const bytes = Buffer.from(serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY));
+    bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1; // inside the last entry's JSON, which is checked when it is read
+    const loaded = parseIndex(bytes, KEY);
+    assert.ok(loaded !== undefined);
+    assert.deepEqual(loaded.entry(0), ENTRIES[0]);
+    assert.throws(() => loaded.entry(2), { code: 'IO', message: '.knowledge/.cache/knowledge-index.bin is damaged (the entry learn-cache does not match its checksum)', hint: 'delete .knowledge/.cache/knowledge-index.bin: lore rebuilds it from the entry files' });
+  });
+
+  it('answers as the files do after an entry is edited in place, added or deleted', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    age(root);
+    const first = await query(root);
+    assert.equal(first.code, 0);
+    assert.ok(existsSync(join(root, SNAPSHOT)), 'a query writes the snapshot');
+    const firstCheck = await check(root);
+    assert.equal(firstCheck.code, 1, 'the critical prohibition blocks');
+    // Without the record caches, an answer from the snapshot alone is the same.
+    for (const name of readdirSync(join(root, '.knowledge/.cache'))) if (name.startsWith('records-')) rmSync(join(root, '.knowledge/.cache', name));
+    assert.deepEqual(await query(root), first);
+    assert.deepEqual(await check(root), firstCheck);
+    assert.deepEqual(readdirSync(join(root, '.knowledge/.cache')).filter((name) => name.startsWith('records-')), [], 'the snapshot answered: the record cache was not read');
+
+    // Edited in place: the same size, the same inode, only the bytes and the time differ.
+    const before = readFileSync(join(root, REC), 'utf8');
+    const edited = before.replace('Retry flaky uploads', 'Avoid flaky uploads');
+    assert.equal(edited.length, before.length);
+    const inode = statSync(join(root, REC)).ino;
+    writeFileSync(join(root, REC), edited);
+    age(root, new Date(HOUR_AGO.getTime() + 1000));
+    assert.equal(statSync(join(root, REC)).ino, inode);
+    const afterEdit = await query(root);
+    assert.match(afterEdit.stdout, /Avoid flaky uploads/);
+    assert.doesNotMatch(afterEdit.stdout, /Retry flaky uploads/);
+    const editedCheck = await check(root);
+    assert.deepEqual({ query: afterEdit.stdout, check: editedCheck.stdout }, await uncached(root));
+
+    // Added.
+    age(root);
+    await query(root);
+    writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-upload-sizes.yaml'), renderRecord('recommendation', entry({ id: 'rec-upload-sizes', title: 'Cap upload sizes', keywords: ['upload'] })));
+    age(root);
+    const afterAdd = await query(root);
+    assert.match(afterAdd.stdout, /rec-upload-sizes/);
+    assert.deepEqual({ query: afterAdd.stdout, check: (await check(root)).stdout }, await uncached(root));
+
+    // Deleted.
+    age(root);
+    await query(root);
+    rmSync(join(root, '.knowledge/knowledge/prohibitions/pro-no-env.yaml'));
+    const afterDelete = await check(root);
+    assert.equal(afterDelete.code, 0, 'the deleted prohibition no longer blocks');
+    assert.doesNotMatch(afterDelete.stdout, /pro-no-env/);
+    assert.deepEqual({ query: (await query(root)).stdout, check: afterDelete.stdout }, await uncached(root));
+  });
+
+  it('keeps the problems of invalid files: check-plan still fails closed when the snapshot answers', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES, { files: { '.knowledge/knowledge/prohibitions/pro-broken.yaml': 'id: pro-broken\ntype: prohibition\n' } });
+    age(root);
+    const first = await check(root);
+    assert.equal(first.code, 1);
+    assert.match(first.stdout, /"code": "INVALID_STORE"/);
+    assert.match(first.stdout, /pro-broken\.yaml/);
+    assert.ok(existsSync(join(root, SNAPSHOT)));
+    for (const name of readdirSync(join(root, '.knowledge/.cache'))) if (name.startsWith('records-')) rmSync(join(root, '.knowledge/.cache', name));
+    assert.deepEqual(await check(root), first, 'from the snapshot, the same refusal');
+  });
+
+  it('is not written while an entry file is too recent to be trusted by its times', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    assert.equal((await query(root)).code, 0);
+    assert.equal(existsSync(join(root, SNAPSHOT)), false);
+    age(root);
+    assert.equal((await query(root)).code, 0);
+    assert.equal(existsSync(join(root, SNAPSHOT)), true);
+  });
+
+  it('is not used for a store with extends sources configured', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES, { config: 'extends:\n  - name: org\n    url: https://example.com/org.git\n' });
+    age(root);
+    const first = await query(root);
+    assert.equal(existsSync(join(root, SNAPSHOT)), false);
+    assert.deepEqual(await query(root), first);
+  });
+});
