@@ -1,8 +1,16 @@
 // Validation against the JSON Schemas: ajv compiles each schema once, on first use, and its
-// errors are turned into plain sentences that name the field, the rule and the value found.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { loadSchema, loadSchemaFile, SCHEMA_ID_BASE, SCHEMA_NAMES, schemaFileName, type JsonSchema, type SchemaName } from './schemas.js';
+// errors are turned into plain sentences that name the field, the rule and the value found. ajv
+// itself is loaded on first use: an operation's input is checked by the validator `npm run build`
+// generated from the same schema files (dist/schema/op-inputs/), which needs none of it.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Ajv2020, CodeOptions, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { FORMATS } from './formats.js';
+import { loadSchema, loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, SCHEMA_NAMES, SCHEMAS_DIR, schemaFileName, type JsonSchema, type SchemaName } from './schemas.js';
 import { suggest } from './suggest.js';
+
+export { isRealDate } from './formats.js';
 
 /** One schema violation, located by JSON pointer. */
 export interface SchemaIssue {
@@ -15,29 +23,24 @@ export interface SchemaIssue {
   message: string;
 }
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Whether a YYYY-MM-DD... string names a real calendar date (2025-02-30 does not). */
-export function isRealDate(text: string): boolean {
-  const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC maps the years 0-99 to 1900-1999.
-  date.setUTCFullYear(y, m - 1, d);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+/**
+ * A new ajv with lore's options and formats; `code`: options for generating standalone code
+ * (scripts/build-validators.mjs), which must otherwise be the same as at run time.
+ */
+export function createAjv(code?: CodeOptions): Ajv2020 {
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // The schemas are lore's own and a test checks them against the 2020-12 meta-schema, so
+  // compiling that meta-schema on every start (100 ms) is left out.
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false, ...(code === undefined ? {} : { code }) });
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
+  return ajv;
 }
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 function getAjv(): Ajv2020 {
-  if (ajv === undefined) {
-    // The schemas are lore's own and a test checks them against the 2020-12 meta-schema, so
-    // compiling that meta-schema on every start (100 ms) is left out.
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false });
-    ajv.addFormat('date-time', { type: 'string', validate: (s: string) => DATE_TIME.test(s) && isRealDate(s) && !Number.isNaN(Date.parse(s)) });
-    ajv.addFormat('date', { type: 'string', validate: (s: string) => DATE.test(s) && isRealDate(s) });
-  }
+  ajv ??= createAjv();
   return ajv;
 }
 
@@ -213,9 +216,6 @@ export function describeErrors(errors: readonly ErrorObject[]): SchemaIssue[] {
   return issues;
 }
 
-const fileValidators = new Map<string, ValidateFunction>();
-const addedIds = new Set<string>();
-
 /** The `$ref`s of a schema that point into other files. */
 function externalRefs(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) for (const item of node) externalRefs(item, out);
@@ -228,36 +228,99 @@ function externalRefs(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/**
- * Makes the schemas of `schemas/` that `schema` refers to (and those they refer to) known to ajv
- * by their `$id`, so cross-file `$ref`s resolve; the others are never read.
- */
-function addReferencedSchemas(schema: JsonSchema): void {
-  for (const ref of externalRefs(schema)) {
-    const id = new URL(ref, schema.$id).href.replace(/#.*$/, '');
-    if (addedIds.has(id) || !id.startsWith(SCHEMA_ID_BASE)) continue;
-    addedIds.add(id);
-    const path = id.slice(SCHEMA_ID_BASE.length);
-    // A record schema is added as the object validateAgainst compiles, so ajv holds it once.
-    const name = SCHEMA_NAMES.find((n) => schemaFileName(n) === path);
-    const target = name === undefined ? loadSchemaFile(path) : loadSchema(name);
-    if (getAjv().getSchema(id) === undefined) getAjv().addSchema(target);
-    addReferencedSchemas(target);
+/** A schema file by its path under `schemas/`; a record schema as the object validateAgainst compiles, so ajv holds it once. */
+function schemaAt(path: string): JsonSchema {
+  const name = SCHEMA_NAMES.find((n) => schemaFileName(n) === path);
+  return name === undefined ? loadSchemaFile(path) : loadSchema(name);
+}
+
+/** The files under `schemas/` a schema file needs: itself first, then every file its `$ref`s reach, each once. */
+export function schemaFilesOf(path: string): string[] {
+  const files = [path];
+  for (let i = 0; i < files.length; i++) {
+    const schema = schemaAt(files[i]!);
+    for (const ref of externalRefs(schema)) {
+      const id = new URL(ref, schema.$id).href.replace(/#.*$/, '');
+      if (id.startsWith(SCHEMA_ID_BASE) && !files.includes(id.slice(SCHEMA_ID_BASE.length))) files.push(id.slice(SCHEMA_ID_BASE.length));
+    }
   }
+  return files;
 }
 
 /**
- * Validates a value against a schema file under `schemas/` (an operation's input or output),
- * which may refer to the record schemas and `ops/_defs.schema.json`.
+ * The validator of a schema file under `schemas/` (an operation's input or output), which may
+ * refer to the record schemas and `ops/_defs.schema.json`: those are made known to `target` by
+ * their `$id`, so cross-file `$ref`s resolve; no other schema is read.
  */
+export function fileValidator(target: Ajv2020, path: string): ValidateFunction {
+  const [own, ...referred] = schemaFilesOf(path);
+  for (const file of referred) {
+    const schema = schemaAt(file);
+    if (target.schemas[schema.$id!] === undefined && target.refs[schema.$id!] === undefined) target.addSchema(schema);
+  }
+  const schema = schemaAt(own!);
+  return target.getSchema(schema.$id!) ?? target.compile(schema);
+}
+
+const fileValidators = new Map<string, ValidateFunction>();
+
+/** Validates a value against a schema file under `schemas/` with ajv (see fileValidator). */
 export function validateAgainstFile(path: string, value: unknown): SchemaIssue[] {
   let fn = fileValidators.get(path);
   if (fn === undefined) {
-    const schema = loadSchemaFile(path);
-    addReferencedSchemas(schema);
-    fn = getAjv().getSchema(schema.$id!) ?? getAjv().compile(schema);
+    fn = fileValidator(getAjv(), path);
     fileValidators.set(path, fn);
   }
   if (fn(value)) return [];
   return describeErrors(fn.errors ?? []);
+}
+
+/** The sha1 of a schema file's bytes: how a generated validator names the files it was made from. */
+export function schemaFileHash(path: string): string {
+  return createHash('sha1').update(readFileSync(SCHEMAS_DIR + path)).digest('hex');
+}
+
+/** A module of dist/schema/op-inputs/, written by scripts/build-validators.mjs. */
+interface GeneratedValidator {
+  validate: ValidateFunction;
+  /** The schema files it was generated from (schemaFilesOf), each with its schemaFileHash. */
+  sources: Record<string, string>;
+}
+
+const opInputValidators = new Map<string, ValidateFunction>();
+
+/**
+ * Validates an operation's input against its input schema: with the validator `npm run build`
+ * generated when the schema files it was made from are unchanged, else with ajv. The same
+ * issues either way (tests/op-input-validators.test.ts); the generated one spares loading ajv
+ * and compiling, about 40 ms of a CLI command.
+ */
+export async function validateOpInput(op: string, value: unknown): Promise<SchemaIssue[]> {
+  let fn = opInputValidators.get(op);
+  if (fn === undefined) {
+    fn = (await generatedValidator(op)) ?? fileValidator(getAjv(), opSchemaPath(op, 'input'));
+    opInputValidators.set(op, fn);
+  }
+  if (fn(value)) return [];
+  return describeErrors(fn.errors ?? []);
+}
+
+/** The generated validator of an operation's input, when there is one and its schema files are unchanged. */
+async function generatedValidator(op: string): Promise<ValidateFunction | undefined> {
+  if (!/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/.test(op)) return undefined;
+  let generated: GeneratedValidator;
+  try {
+    // Absent when lore runs from src/ (tests through tsx) or dist/ was built without the script.
+    generated = (await import(`./op-inputs/${op}.input.js`)) as GeneratedValidator;
+  } catch {
+    return undefined;
+  }
+  for (const [file, hash] of Object.entries(generated.sources)) {
+    try {
+      if (schemaFileHash(file) !== hash) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return generated.validate;
 }

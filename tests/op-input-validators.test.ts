@@ -1,0 +1,144 @@
+// The validators `npm run build` generates for the operations' inputs (dist/schema/op-inputs/)
+// must say exactly what ajv says at run time, and a CLI command must use one only while the
+// schema files it was made from are unchanged.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { OPS } from '../src/ops/registry.js';
+import { loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, type JsonSchema } from '../src/schema/schemas.js';
+import { createAjv, describeErrors, fileValidator, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
+import { seeded } from './helpers/crash.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { tempDir, testEnv } from './helpers/temp.js';
+
+const PACKAGE = new URL('../', import.meta.url).pathname;
+
+interface Generated {
+  validate: ValidateFunction;
+  sources: Record<string, string>;
+}
+
+async function generated(op: string): Promise<Generated> {
+  return (await import(new URL(`../dist/schema/op-inputs/${op}.input.js`, import.meta.url).href)) as Generated;
+}
+
+/** Values of every JSON type, and the strings the schemas' formats, patterns and lengths care about. */
+const ODD: readonly unknown[] = [null, true, false, 0, -1, 1.5, 7, 2 ** 31, '', 'x', 'ROLE-coach', 'rec-a', 'a b/c', '2026-02-30', '2026-01-31', '2026-01-31T12:00:00Z', '2026-01-31 12:00', 'é'.repeat(3), 'x'.repeat(300), [], ['x'], [1, 1], {}, { a: 1 }];
+
+/**
+ * A seeded random value for `schema` (under `root`): mostly what it asks for, with wrong types,
+ * missing and unknown fields, and values at and past its limits mixed in.
+ */
+function sample(schema: JsonSchema | boolean, root: JsonSchema, random: () => number, depth = 0): unknown {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  if (typeof schema === 'boolean' || random() < 0.08 || depth > 6) return pick(ODD);
+  if (schema.$ref !== undefined) {
+    const [file, fragment = ''] = schema.$ref.split('#');
+    const target = file === '' ? root : loadSchemaFile(new URL(file!, root.$id).href.slice(SCHEMA_ID_BASE.length));
+    let node: unknown = target;
+    for (const part of fragment.split('/').slice(1)) node = (node as Record<string, unknown>)[part];
+    return sample(node as JsonSchema, target, random, depth + 1);
+  }
+  if (schema.enum !== undefined) return pick(schema.enum);
+  if (schema.const !== undefined) return schema.const;
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (branches !== undefined) return sample(pick(branches), root, random, depth + 1);
+  const type = Array.isArray(schema.type) ? pick(schema.type) : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(schema.properties ?? {})) {
+        if (random() < (schema.required?.includes(key) === true ? 0.95 : 0.4)) out[key] = sample(value, root, random, depth + 1);
+      }
+      if (random() < 0.05) out.unknownField = 1;
+      return out;
+    }
+    case 'array':
+      return Array.from({ length: Math.floor(random() * 4) }, () => sample(schema.items ?? {}, root, random, depth + 1));
+    case 'string': {
+      const limits = [schema.minLength, schema.maxLength].filter((n): n is number => typeof n === 'number');
+      if (limits.length > 0 && random() < 0.3) return 'y'.repeat(Math.max(0, pick(limits) + pick([-1, 0, 1])));
+      return pick(ODD.filter((v) => typeof v === 'string'));
+    }
+    case 'integer':
+    case 'number': {
+      const limits = [schema.minimum, schema.maximum].filter((n): n is number => typeof n === 'number');
+      return limits.length > 0 && random() < 0.4 ? pick(limits) + pick([-1, 0, 1]) : pick([0, 1, 3, 25, -2, 0.5, 1e6]);
+    }
+    case 'boolean':
+      return random() < 0.5;
+    default:
+      return pick(ODD);
+  }
+}
+
+describe('generated validators of the operations\' inputs', () => {
+  it('exist for every operation and name the schema files they were made from, as they are now', async () => {
+    for (const { name } of OPS) {
+      const path = opSchemaPath(name, 'input');
+      assert.deepEqual((await generated(name)).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), name);
+    }
+  });
+
+  it('give exactly the errors and messages ajv gives at run time, on 300 seeded inputs per operation', async () => {
+    const ajv = createAjv();
+    let invalid = 0;
+    for (const { name } of OPS) {
+      const path = opSchemaPath(name, 'input');
+      const runtime = fileValidator(ajv, path);
+      const { validate } = await generated(name);
+      const random = seeded(name.length * 7919 + name.charCodeAt(0));
+      for (let i = 0; i < 300; i++) {
+        const value = sample(loadSchemaFile(path), loadSchemaFile(path), random);
+        const ok = runtime(value);
+        assert.equal(validate(value), ok, `${name}: ${JSON.stringify(value)}`);
+        if (ok) continue;
+        invalid++;
+        assert.deepEqual(validate.errors, runtime.errors, `${name}: ${JSON.stringify(value)}`);
+        assert.deepEqual(describeErrors(validate.errors ?? []), describeErrors(runtime.errors ?? []));
+      }
+    }
+    // The samples reach both outcomes, in every operation taken together.
+    assert.ok(invalid > 1000 && invalid < 300 * OPS.length - 1000, `${invalid} invalid samples`);
+  });
+
+  it('are used by the CLI only while their schema files are unchanged', async (t) => {
+    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
+    // A copy of the package whose knowledge.query input schema then gains a rule the generated
+    // validator does not know: the CLI must check the input with ajv and apply it.
+    const pkg = tempDir(t, 'lore-pkg-');
+    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
+    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+    const trace = join(pkg, 'trace.mjs');
+    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
+    // Not LORE_CHECK_OUTPUT: checking the output against its schema is ajv's job.
+    const env = testEnv();
+    delete env.LORE_CHECK_OUTPUT;
+    const query = (): Promise<{ code: number; stdout: string; stderr: string }> => new Promise((resolve) => {
+      execFile(process.execPath, ['--import', trace, join(pkg, 'bin/lore.js'), 'query', 'retry uploads', '--json'], { cwd: root, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
+    });
+
+    // Settled entry files: from the second run on, the caches hold the entries and ajv has no record to check.
+    const hour = new Date(Date.now() - 3600_000);
+    utimesSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), hour, hour);
+    await query();
+    const fresh = await query();
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.deepEqual((JSON.parse(fresh.stdout) as { recommendations: Array<{ id: string }> }).recommendations.map((r) => r.id), ['rec-retry']);
+    assert.equal(fresh.stderr, 'NO AJV\n');
+
+    const file = join(pkg, 'schemas/ops/knowledge.query.input.schema.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as { properties: { taskDescription: Record<string, unknown> } };
+    schema.properties.taskDescription.maxLength = 5;
+    writeFileSync(file, JSON.stringify(schema, null, 2));
+    const edited = await query();
+    assert.equal(edited.code, 2);
+    assert.deepEqual((JSON.parse(edited.stdout) as { error: { problems: unknown[] } }).error.problems, [
+      { severity: 'error', file: 'knowledge.query input', pointer: '/taskDescription', message: 'taskDescription must be at most 5 characters long (found 13)' },
+    ]);
+    assert.equal(edited.stderr, 'AJV\n');
+  });
+});
