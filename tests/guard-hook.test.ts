@@ -204,12 +204,13 @@ describe('the installed pre-commit hook', () => {
     writeFiles(repo, { 'a.txt': 'x\n' });
     gitSync(repo, ['add', '-A']);
     const trace = join(repo, '.git', 'trace.mjs');
-    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write('LOADED ' + Object.keys(require.cache).filter((k) => /node_modules\\/(yaml|ajv|re2js)\\//.test(k)).map((k) => k.split('node_modules/')[1].split('/')[0]).filter((v, i, a) => a.indexOf(v) === i).sort().join(',') + '\\n'));\n");
+    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write('LOADED ' + Object.keys(require.cache).filter((k) => /node_modules\\/(yaml|ajv|re2js)\\/(?!dist\\/runtime\\/)/.test(k)).map((k) => k.split('node_modules/')[1].split('/')[0]).filter((v, i, a) => a.indexOf(v) === i).sort().join(',') + '\\n'));\n");
     const run = (): Promise<{ stderr: string }> => new Promise((resolve) => {
       execFile(process.execPath, ['--import', trace, join(import.meta.dirname, '../bin/lore.js'), 'hook', 'pre-commit'], { cwd: repo, env: envWithLore(t) }, (_e, _o, stderr) => resolve({ stderr }));
     });
+    // Cold, the staged rule is parsed, and checked by the validator npm run build generated (not ajv).
     const cold = await run();
-    assert.match(cold.stderr, /LOADED ajv,re2js,yaml\n$/);
+    assert.match(cold.stderr, /LOADED re2js,yaml\n$/);
     const warm = await run();
     assert.match(warm.stderr, /LOADED \n$/);
   });

@@ -2,7 +2,7 @@
 // src/schema/), then its module is loaded and run. Every adapter calls this.
 import { LoreError } from '../errors.js';
 import { opSchemaPath } from '../schema/schemas.js';
-import { validateAgainstFile, validateOpInput } from '../schema/validate.js';
+import { validateAgainstFile } from '../schema/validate.js';
 import { suggest } from '../schema/suggest.js';
 import type { OpContext } from './_define.js';
 import { findOp, OPS } from './registry.js';
@@ -25,7 +25,7 @@ export async function runOp(name: string, input: unknown, ctx: OpContext, option
     const hint = suggest(name, OPS.map((op) => op.name));
     throw new LoreError('USAGE', `no operation named ${JSON.stringify(name)}`, { hint: hint === undefined ? 'lore mcp lists the operations as tools' : `did you mean ${hint}?` });
   }
-  const issues = await validateOpInput(name, input);
+  const issues = validateAgainstFile(opSchemaPath(name, 'input'), input);
   if (issues.length > 0) {
     throw new LoreError('USAGE', `the input of ${name} is invalid`, { problems: issues.map((issue) => ({ severity: 'error', file: `${name} input`, pointer: issue.pointer, message: issue.message })) });
   }

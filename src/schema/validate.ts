@@ -1,13 +1,13 @@
 // Validation against the JSON Schemas: ajv compiles each schema once, on first use, and its
-// errors are turned into plain sentences that name the field, the rule and the value found. ajv
-// itself is loaded on first use: an operation's input is checked by the validator `npm run build`
-// generated from the same schema files (dist/schema/op-inputs/), which needs none of it.
+// errors are turned into plain sentences that name the field, the rule and the value found. The
+// built CLI mostly runs the validators `npm run build` generated from the same schema files
+// (dist/schema/generated/), so ajv itself is loaded only when one is missing or out of date.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, CodeOptions, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { FORMATS } from './formats.js';
-import { loadSchema, loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, SCHEMA_NAMES, SCHEMAS_DIR, schemaFileName, type JsonSchema, type SchemaName } from './schemas.js';
+import { loadSchema, loadSchemaFile, SCHEMA_ID_BASE, SCHEMA_NAMES, SCHEMAS_DIR, schemaFileName, type JsonSchema, type SchemaName } from './schemas.js';
 import { suggest } from './suggest.js';
 
 export { isRealDate } from './formats.js';
@@ -37,27 +37,15 @@ export function createAjv(code?: CodeOptions): Ajv2020 {
 }
 
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
 
 function getAjv(): Ajv2020 {
   ajv ??= createAjv();
   return ajv;
 }
 
-function validatorFor(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
-  if (fn === undefined) {
-    fn = getAjv().compile(loadSchema(name));
-    compiled.set(name, fn);
-  }
-  return fn;
-}
-
 /** Validates a value against a schema; returns every issue, or an empty list when valid. */
 export function validateAgainst(name: SchemaName, value: unknown): SchemaIssue[] {
-  const fn = validatorFor(name);
-  if (fn(value)) return [];
-  return describeErrors(fn.errors ?? []);
+  return validateAgainstFile(schemaFileName(name), value);
 }
 
 /** Turns a JSON pointer into the field path people read: /examples/0/scenario → examples[0].scenario. */
@@ -262,14 +250,19 @@ export function fileValidator(target: Ajv2020, path: string): ValidateFunction {
   return target.getSchema(schema.$id!) ?? target.compile(schema);
 }
 
-const fileValidators = new Map<string, ValidateFunction>();
+const validators = new Map<string, ValidateFunction>();
 
-/** Validates a value against a schema file under `schemas/` with ajv (see fileValidator). */
+/**
+ * Validates a value against a schema file under `schemas/` (a record schema, an operation's input
+ * or output): with the validator `npm run build` generated when the schema files it was made from
+ * are unchanged, else with ajv. The same issues either way (tests/generated-validators.test.ts);
+ * the generated one spares loading ajv and compiling, 40-50 ms of a CLI command.
+ */
 export function validateAgainstFile(path: string, value: unknown): SchemaIssue[] {
-  let fn = fileValidators.get(path);
+  let fn = validators.get(path);
   if (fn === undefined) {
-    fn = fileValidator(getAjv(), path);
-    fileValidators.set(path, fn);
+    fn = generatedValidator(path) ?? fileValidator(getAjv(), path);
+    validators.set(path, fn);
   }
   if (fn(value)) return [];
   return describeErrors(fn.errors ?? []);
@@ -280,38 +273,26 @@ export function schemaFileHash(path: string): string {
   return createHash('sha1').update(readFileSync(SCHEMAS_DIR + path)).digest('hex');
 }
 
-/** A module of dist/schema/op-inputs/, written by scripts/build-validators.mjs. */
+/** Where the generated validator of a schema file is, relative to this module (dist/schema/). */
+export function generatedValidatorPath(path: string): string {
+  return `./generated/${path.replace(/\.json$/, '.cjs')}`;
+}
+
+/** A module of dist/schema/generated/, written by scripts/build-validators.mjs. */
 interface GeneratedValidator {
-  validate: ValidateFunction;
   /** The schema files it was generated from (schemaFilesOf), each with its schemaFileHash. */
   sources: Record<string, string>;
+  /** The validator, given the formats the generated code refers to. */
+  create(formats: typeof FORMATS): ValidateFunction;
 }
 
-const opInputValidators = new Map<string, ValidateFunction>();
-
-/**
- * Validates an operation's input against its input schema: with the validator `npm run build`
- * generated when the schema files it was made from are unchanged, else with ajv. The same
- * issues either way (tests/op-input-validators.test.ts); the generated one spares loading ajv
- * and compiling, about 40 ms of a CLI command.
- */
-export async function validateOpInput(op: string, value: unknown): Promise<SchemaIssue[]> {
-  let fn = opInputValidators.get(op);
-  if (fn === undefined) {
-    fn = (await generatedValidator(op)) ?? fileValidator(getAjv(), opSchemaPath(op, 'input'));
-    opInputValidators.set(op, fn);
-  }
-  if (fn(value)) return [];
-  return describeErrors(fn.errors ?? []);
-}
-
-/** The generated validator of an operation's input, when there is one and its schema files are unchanged. */
-async function generatedValidator(op: string): Promise<ValidateFunction | undefined> {
-  if (!/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/.test(op)) return undefined;
+/** The generated validator of a schema file, when there is one and its schema files are unchanged. */
+function generatedValidator(path: string): ValidateFunction | undefined {
+  if (!/^(ops\/)?[a-z][a-z0-9_.-]*\.schema\.json$/.test(path)) return undefined;
   let generated: GeneratedValidator;
   try {
     // Absent when lore runs from src/ (tests through tsx) or dist/ was built without the script.
-    generated = (await import(`./op-inputs/${op}.input.js`)) as GeneratedValidator;
+    generated = createRequire(import.meta.url)(generatedValidatorPath(path)) as GeneratedValidator;
   } catch {
     return undefined;
   }
@@ -322,5 +303,5 @@ async function generatedValidator(op: string): Promise<ValidateFunction | undefi
       return undefined;
     }
   }
-  return generated.validate;
+  return generated.create(FORMATS);
 }

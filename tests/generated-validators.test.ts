@@ -1,15 +1,17 @@
-// The validators `npm run build` generates for the operations' inputs (dist/schema/op-inputs/)
-// must say exactly what ajv says at run time, and a CLI command must use one only while the
-// schema files it was made from are unchanged.
+// The validators `npm run build` generates for the record schemas and the operations' inputs
+// (dist/schema/generated/) must say exactly what ajv says at run time, and a CLI command must use
+// one only while the schema files it was made from are unchanged.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
-import { loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, type JsonSchema } from '../src/schema/schemas.js';
-import { createAjv, describeErrors, fileValidator, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
+import { FORMATS } from '../src/schema/formats.js';
+import { loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, SCHEMA_NAMES, schemaFileName, type JsonSchema } from '../src/schema/schemas.js';
+import { createAjv, describeErrors, fileValidator, generatedValidatorPath, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
 import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempDir, testEnv } from './helpers/temp.js';
@@ -17,12 +19,15 @@ import { tempDir, testEnv } from './helpers/temp.js';
 const PACKAGE = new URL('../', import.meta.url).pathname;
 
 interface Generated {
-  validate: ValidateFunction;
   sources: Record<string, string>;
+  create(formats: typeof FORMATS): ValidateFunction;
 }
 
-async function generated(op: string): Promise<Generated> {
-  return (await import(new URL(`../dist/schema/op-inputs/${op}.input.js`, import.meta.url).href)) as Generated;
+/** Every schema file with a generated validator: the record schemas and the operations' inputs. */
+const FILES = [...SCHEMA_NAMES.map(schemaFileName), ...OPS.map((op) => opSchemaPath(op.name, 'input'))];
+
+function generated(path: string): Generated {
+  return createRequire(import.meta.url)(new URL(generatedValidatorPath(path), new URL('../dist/schema/', import.meta.url)).pathname) as Generated;
 }
 
 /** Values of every JSON type, and the strings the schemas' formats, patterns and lengths care about. */
@@ -76,33 +81,29 @@ function sample(schema: JsonSchema | boolean, root: JsonSchema, random: () => nu
 }
 
 describe('generated validators of the operations\' inputs', () => {
-  it('exist for every operation and name the schema files they were made from, as they are now', async () => {
-    for (const { name } of OPS) {
-      const path = opSchemaPath(name, 'input');
-      assert.deepEqual((await generated(name)).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), name);
-    }
+  it('exist for every record schema and operation input, and name the schema files they were made from, as they are now', () => {
+    for (const path of FILES) assert.deepEqual(generated(path).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), path);
   });
 
-  it('give exactly the errors and messages ajv gives at run time, on 300 seeded inputs per operation', async () => {
+  it('give exactly the errors and messages ajv gives at run time, on 300 seeded values per schema', () => {
     const ajv = createAjv();
     let invalid = 0;
-    for (const { name } of OPS) {
-      const path = opSchemaPath(name, 'input');
+    for (const path of FILES) {
       const runtime = fileValidator(ajv, path);
-      const { validate } = await generated(name);
-      const random = seeded(name.length * 7919 + name.charCodeAt(0));
+      const validate = generated(path).create(FORMATS);
+      const random = seeded(path.length * 7919 + path.charCodeAt(4));
       for (let i = 0; i < 300; i++) {
         const value = sample(loadSchemaFile(path), loadSchemaFile(path), random);
         const ok = runtime(value);
-        assert.equal(validate(value), ok, `${name}: ${JSON.stringify(value)}`);
+        assert.equal(validate(value), ok, `${path}: ${JSON.stringify(value)}`);
         if (ok) continue;
         invalid++;
-        assert.deepEqual(validate.errors, runtime.errors, `${name}: ${JSON.stringify(value)}`);
+        assert.deepEqual(validate.errors, runtime.errors, `${path}: ${JSON.stringify(value)}`);
         assert.deepEqual(describeErrors(validate.errors ?? []), describeErrors(runtime.errors ?? []));
       }
     }
-    // The samples reach both outcomes, in every operation taken together.
-    assert.ok(invalid > 1000 && invalid < 300 * OPS.length - 1000, `${invalid} invalid samples`);
+    // The samples reach both outcomes, over all the schemas taken together.
+    assert.ok(invalid > 1000 && invalid < 300 * FILES.length - 1000, `${invalid} invalid samples`);
   });
 
   it('are used by the CLI only while their schema files are unchanged', async (t) => {
