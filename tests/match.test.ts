@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import micromatch from 'micromatch';
-import { compileGlob, globProblem, globToRegexSource } from '../src/match/glob.js';
+import { compileGlob, globProblem, globToRegexSource, lazyGlobTest } from '../src/match/glob.js';
 import { compileRegex, regexProblem } from '../src/match/regex.js';
 import { generateGlob, generatePaths, prng } from './helpers/glob-fuzz.js';
 
@@ -71,7 +71,15 @@ describe('globs from knowledge files', () => {
       const candidates = generatePaths(random, glob, 6);
       generated++;
       assert.ok(!glob.includes(NEWLINE_STAND_IN) && !candidates.some((p) => p.includes(NEWLINE_STAND_IN)), 'the generator produced the newline stand-in');
+      // lazyGlobTest first: globProblem compiles the glob into the cache lazyGlobTest would take it from.
+      let lazy: ((path: string) => boolean) | undefined;
+      try {
+        lazy = lazyGlobTest(glob);
+      } catch {
+        lazy = undefined;
+      }
       if (globProblem(glob) !== undefined) continue;
+      assert.ok(lazy !== undefined, `lazyGlobTest refused ${JSON.stringify(glob)}, which compiles`);
       accepted++;
       for (const [name, has] of features) if (has(glob)) covered.set(name, (covered.get(name) ?? 0) + 1);
       const ours = compileGlob(glob);
@@ -82,6 +90,7 @@ describe('globs from knowledge files', () => {
         const actual = ours.test(path);
         if (expected) matched++;
         if (actual !== expected) differences.push(`glob ${JSON.stringify(glob)}, path ${JSON.stringify(path)}: micromatch ${expected}, lore ${actual}`);
+        if (lazy(path) !== expected) differences.push(`glob ${JSON.stringify(glob)}, path ${JSON.stringify(path)}: micromatch ${expected}, lore's lazy test ${!expected}`);
       }
     }
     assert.deepEqual(differences.slice(0, 20), [], `${differences.length} of ${pairs} pairs differ (seed ${SEED})`);

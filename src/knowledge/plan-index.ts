@@ -2,7 +2,7 @@
 // with the entries using it, and every prohibition's keywords in one scanner with the prohibitions
 // holding each. A call tests each distinct rule once per path and then visits only the entries a
 // matched rule or a found keyword points to, never every prohibition.
-import { compileGlob } from '../match/glob.js';
+import { lazyGlobTest } from '../match/glob.js';
 import { compileRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
 
@@ -25,7 +25,7 @@ export function pathTester(kind: 'pattern' | 'glob', source: string): (path: str
       const regex = compileRegex(source);
       return (path) => regex.test(path);
     }
-    return compileGlob(source).test;
+    return lazyGlobTest(source);
   } catch {
     return () => false;
   }

@@ -84,7 +84,11 @@ function tokenSource(token: GlobToken, next: GlobToken | undefined): string {
 /** The RE2 source (anchored) of a glob's positive part, and whether a leading `!` negates it. */
 export function globToRegex(glob: string): { source: string; negated: boolean } {
   const { negated, tokens } = parseGlob(glob);
-  return { source: `^${tokens.map((token, i) => tokenSource(token, tokens[i + 1])).join('')}$`, negated };
+  return { source: regexSource(tokens), negated };
+}
+
+function regexSource(tokens: readonly GlobToken[]): string {
+  return `^${tokens.map((token, i) => tokenSource(token, tokens[i + 1])).join('')}$`;
 }
 
 /** The RE2 source (anchored) of a glob's positive part; see globToRegex for negation. */
@@ -111,23 +115,75 @@ export interface SafeGlob {
 
 const cache = new Map<string, SafeGlob>();
 
+/**
+ * The text every path a glob's positive part matches starts and ends with: its leading and
+ * trailing literal characters and slashes (the regex is anchored at both ends). A path without
+ * them is refused by two string comparisons, without running the regex.
+ */
+function fixedEnds(tokens: readonly GlobToken[]): { start: string; end: string } {
+  const fixed = (token: GlobToken): string | undefined => (token.type === 'text' ? token.char : token.type === 'slash' ? '/' : undefined);
+  let start = '';
+  for (const token of tokens) {
+    const text = fixed(token);
+    if (text === undefined) break;
+    start += text;
+  }
+  let end = '';
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const text = fixed(tokens[i]!);
+    if (text === undefined) break;
+    end = text + end;
+  }
+  return { start, end };
+}
+
 /** Compiles a glob (cached); throws an Error saying why it cannot be used. */
 export function compileGlob(glob: string): SafeGlob {
   let compiled = cache.get(glob);
   if (compiled === undefined) {
-    const { source, negated } = globToRegex(glob);
-    const regex: SafeRegex = compileRegex(source);
+    const { negated, tokens } = parseGlob(glob);
+    const regex: SafeRegex = compileRegex(regexSource(tokens));
+    const { start, end } = fixedEnds(tokens);
     // micromatch also matches a path that is the glob's own text (`[ab]` matches "[ab]").
     compiled = {
       glob, negated,
       test: (path) => {
         const normal = normalisePath(path);
-        return normal === glob || regex.test(unitsAsCodePoints(normal)) !== negated;
+        if (normal === glob) return true;
+        if (!normal.startsWith(start) || !normal.endsWith(end)) return negated;
+        return regex.test(unitsAsCodePoints(normal)) !== negated;
       },
     };
     cache.set(glob, compiled);
   }
   return compiled;
+}
+
+/**
+ * A glob's test for many globs against few paths (a plan check): a refused glob throws as in
+ * compileGlob, but a glob's regex is compiled only once a path has its fixed start and end, so
+ * most globs never compile one. A regex that then cannot compile matches nothing. A negated glob
+ * compiles at once: it matches the paths its positive part refuses.
+ */
+export function lazyGlobTest(glob: string): (path: string) => boolean {
+  const compiled = cache.get(glob);
+  if (compiled !== undefined) return compiled.test;
+  const { negated, tokens } = parseGlob(glob);
+  if (negated) return compileGlob(glob).test;
+  const { start, end } = fixedEnds(tokens);
+  let test: ((path: string) => boolean) | undefined;
+  return (path) => {
+    const normal = normalisePath(path);
+    if (normal !== glob && (!normal.startsWith(start) || !normal.endsWith(end))) return false;
+    if (test === undefined) {
+      try {
+        test = compileGlob(glob).test;
+      } catch {
+        test = () => false;
+      }
+    }
+    return test(path);
+  };
 }
 
 /** Why a glob cannot be used, or undefined when it compiles. */
