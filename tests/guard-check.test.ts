@@ -49,6 +49,15 @@ describe('lore check --staged', () => {
     assert.equal(JSON.stringify(json).includes(KEY_HEADER), false); // ...but never the matched secret
   });
 
+  it('lists findings riskiest first, then by path in code-unit order (as git lists paths), then by line', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE, [prohibitionPath('pro-todo')]: prohibition('pro-todo', { priority: 'medium', content: ['TODO'] }) });
+    stage(repo, { 'b/.env': 'A=1\n', 'B/.env': 'A=1\n', 'a.txt': 'x\nTODO 2\n', 'Z.txt': 'TODO\nTODO\n', 'é.txt': 'TODO\n' });
+    const { code, json } = await loreJson<Report>(['check'], { cwd: repo });
+    assert.equal(code, 1);
+    // localeCompare would put a.txt before Z.txt, and b/ before B/.
+    assert.deepEqual(json.outcome.active.map((f) => `${f.path}:${f.line ?? '-'}`), ['B/.env:-', 'b/.env:-', 'Z.txt:1', 'Z.txt:2', 'a.txt:2', 'é.txt:1']);
+  });
+
   it('writes the report as markdown for a pull-request comment', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE, [prohibitionPath('pro-todo')]: prohibition('pro-todo', { priority: 'medium', content: ['TODO'] }) });
     stage(repo, { 'config/.env': 'A=1\n', 'a.txt': 'TODO: later\n' });
