@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSourceFiles } from '../generate.js';
-import { addRow, exec, LORE, percentile, processBench, RUNS, type BenchContext } from '../harness.js';
+import { addRow, exec, LORE, percentile, processBench, ROOT, RUNS, type BenchContext } from '../harness.js';
 
 const FILES = 1000;
 
@@ -26,6 +26,7 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   const cache = join(store, '.knowledge', '.cache');
   await processBench("node -e '' (floor, guard section)", ['-e', ''], 'the floor', store, 10);
   addRow('git diff --cached -U0 (floor)', await timeGit(['diff', '--cached', '-U0', '--no-ext-diff'], store, 10), undefined, 'floor');
+  await processBench(`node + the hook's git reads alone, ${FILES} staged files (no rules, no scan)`, [join(ROOT, 'bench/hook-git-floor.mjs')], "the floor of a Node hook reading what lore's reads", store, 10);
   const cold: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     rmSync(cache, { recursive: true, force: true });
