@@ -22,8 +22,10 @@ const TIME = /^\d+(\.\d+)? (ms|s)$/;
 const GUARDED = [
   '3,000 prohibitions: git commit of 300 files, no hook',
   "3,000 prohibitions: node -e ''",
+  "3,000 prohibitions: node + the hook's git reads alone (no rules, no scan)",
   '3,000 prohibitions: git commit of 300 files, lore hook (warm)',
   '3,000 prohibitions: guarded ÷ (no hook + node), per pair / of medians',
+  "3,000 prohibitions: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians",
 ];
 
 describe('the peers bench section', () => {
@@ -39,10 +41,11 @@ describe('the peers bench section', () => {
       `peers: ${version} ÷ lore, median of 2 pairs / of medians`,
       ...GUARDED,
     ]);
-    for (const row of [...rows.slice(0, 4), rows[5], rows[6], rows[7]]) assert.match(row![1]!, TIME, row![0]);
-    assert.match(rows[4]![1]!, /^\d+\.\d\d× \/ \d+\.\d\d×$/);
+    for (const row of [...rows.slice(0, 4), ...rows.slice(5, 9)]) assert.match(row![1]!, TIME, row![0]);
+    for (const row of [rows[4], rows[9], rows[10]]) assert.match(row![1]!, /^\d+\.\d\d× \/ \d+\.\d\d×$/, row![0]);
     assert.match(rows[4]![4]!, /^≥ 2\.5× faster than pre-commit's pygrep hook: (met|\*\*missed\*\*)$/);
-    assert.match(rows[8]![4]!, /^≤ 1\.5× \(no hook \+ node -e ''\): (met|\*\*missed\*\*)$/);
+    assert.match(rows[9]![4]!, /^≤ 1\.5× \(no hook \+ node -e ''\): (met|\*\*missed\*\*)$/);
+    assert.equal(rows[10]![4], 'what reading alone costs against the same target');
   });
 
   it('says skipped when pre-commit is not on PATH, and still times the guarded commit', (t) => {

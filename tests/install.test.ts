@@ -43,13 +43,20 @@ function repoState(dir: string): string[] {
   return [gitSync(dir, ['rev-parse', 'HEAD']), gitSync(dir, ['symbolic-ref', 'HEAD']), gitSync(dir, ['ls-files', '--stage']), gitSync(dir, ['status', '--porcelain'])];
 }
 
-/** dist/ as the build makes it from the sources committed at `rev`: a .js and a .d.ts per module, .js for the UI. */
+/**
+ * dist/ as the build makes it from the sources committed at `rev`: a .js and a .d.ts per module,
+ * .js for the UI, and a generated validator (.cjs) per record schema and operation input schema.
+ */
 function expectedDist(dir: string, rev: string): string[] {
   const sources = gitSync(dir, ['ls-tree', '-r', '--name-only', rev, 'src']).split('\n').filter((path) => path.endsWith('.ts'));
-  return sources.flatMap((path) => {
-    const base = path.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
-    return path.startsWith('src/ui/') ? [`${base}.js`] : [`${base}.js`, `${base}.d.ts`];
-  });
+  const schemas = gitSync(dir, ['ls-tree', '-r', '--name-only', rev, 'schemas']).split('\n').filter((path) => /^schemas\/(ops\/[^/_][^/]*\.input|[^/_][^/]*)\.schema\.json$/.test(path));
+  return [
+    ...sources.flatMap((path) => {
+      const base = path.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
+      return path.startsWith('src/ui/') ? [`${base}.js`] : [`${base}.js`, `${base}.d.ts`];
+    }),
+    ...schemas.map((path) => path.replace(/^schemas\//, 'dist/schema/generated/').replace(/\.json$/, '.cjs')),
+  ];
 }
 
 /** A consumer repository with a package.json and node_modules/ ignored, committed. */
