@@ -123,6 +123,25 @@ describe('the knowledge index snapshot', () => {
     assert.deepEqual({ query: (await query(root)).stdout, check: afterDelete.stdout }, await uncached(root));
   });
 
+  it('sees an edit in place that keeps the size and inode and puts back the exact modification time', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    // An hour back, in whole seconds: a time utimes can put back exactly.
+    age(root, new Date(Math.floor(HOUR_AGO.getTime() / 1000) * 1000));
+    assert.match((await query(root)).stdout, /Retry flaky uploads/);
+    assert.ok(existsSync(join(root, SNAPSHOT)));
+    const before = statSync(join(root, REC));
+    // File times come from a coarse clock: let it tick, so the edit's change time differs.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    writeFileSync(join(root, REC), readFileSync(join(root, REC), 'utf8').replace('Retry flaky uploads', 'Avoid flaky uploads'));
+    utimesSync(join(root, REC), before.atime, before.mtime);
+    const after = statSync(join(root, REC));
+    assert.deepEqual([after.size, after.ino, after.mtimeMs], [before.size, before.ino, before.mtimeMs]);
+    const edited = await query(root);
+    assert.match(edited.stdout, /Avoid flaky uploads/);
+    assert.doesNotMatch(edited.stdout, /Retry flaky uploads/);
+    assert.deepEqual((await uncached(root)).query, edited.stdout);
+  });
+
   it('keeps the problems of invalid files: check-plan still fails closed when the snapshot answers', async (t) => {
     const { root } = await knowledgeStore(t, ENTRIES, { files: { '.knowledge/knowledge/prohibitions/pro-broken.yaml': 'id: pro-broken\ntype: prohibition\n' } });
     age(root);

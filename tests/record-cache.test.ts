@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { GitRecordCache, readGitRecords } from '../src/indexer/git-records.js';
@@ -42,6 +42,25 @@ describe('the record cache', () => {
     const result = await readRecordsCached<{ title: string }>(root, { kinds });
     assert.deepEqual(result.cache, { statHits: 0, hashHits: 1, parsed: 1 });
     assert.deepEqual(result.records.map((r) => [r.id, r.value.title]), [['a', 'A new title'], ['b', 'Title b']]);
+  });
+
+  it('re-parses a file edited in place with its size kept and its exact modification time put back', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a', 'Title one') });
+    const file = join(root, '.knowledge/knowledge/prohibitions/a.yaml');
+    // An hour back, in whole seconds: a time utimes can put back exactly.
+    const hourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3600_000);
+    utimesSync(file, hourAgo, hourAgo);
+    await readRecordsCached(root, { kinds });
+    const before = statSync(file);
+    // File times come from a coarse clock: let it tick, so the edit's change time differs.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    writeFileSync(file, entry('a', 'Title two'));
+    utimesSync(file, before.atime, before.mtime);
+    const after = statSync(file);
+    assert.deepEqual([after.size, after.ino, after.mtimeMs], [before.size, before.ino, before.mtimeMs]);
+    const result = await readRecordsCached<{ title: string }>(root, { kinds });
+    assert.deepEqual(result.cache, { statHits: 0, hashHits: 0, parsed: 1 });
+    assert.deepEqual(result.records.map((r) => r.value.title), ['Title two']);
   });
 
   it('rebuilds from the files when the snapshot is damaged', async (t) => {

@@ -1,7 +1,7 @@
 // A Workspace keeps what it computed from the store's files until one of them changes, and sees
 // the writes of other processes.
 import assert from 'node:assert/strict';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
@@ -39,6 +39,25 @@ describe('a workspace', () => {
     await sleep(60);
     assert.equal(await value(), 3);
     assert.equal(await value(), 3);
+  });
+
+  it('computes again after an edit in place that keeps the size and puts back the exact modification time', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n', '.knowledge/roles/coach.yaml': 'one' });
+    const file = join(root, '.knowledge/roles/coach.yaml');
+    const ws = new Workspace({ cwd: root, env: testEnv() });
+    let computed = 0;
+    const value = (): Promise<number> => ws.remember('count', async () => [file], async () => ++computed);
+    // A modification time in whole seconds, which utimes can put back exactly.
+    const hourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3600_000);
+    utimesSync(file, hourAgo, hourAgo);
+    await sleep(60); // past the racy window of that change
+    assert.equal(await value(), 1);
+    const before = statSync(file, { bigint: true });
+    writeFileSync(file, 'two');
+    utimesSync(file, before.atime, before.mtime);
+    const after = statSync(file, { bigint: true });
+    assert.deepEqual([after.size, after.ino, after.mtimeNs], [before.size, before.ino, before.mtimeNs]);
+    assert.equal(await value(), 2);
   });
 
   it('forgets what invalidate names, and nothing else', async (t) => {

@@ -1,6 +1,8 @@
 // The stamp of the record files of some kinds: one listing per folder and one lstat per file,
 // hashed into one string. It changes when a file is added, removed or renamed, or when its size,
-// modification time or inode changes: what the record cache trusts a file by. A cache keyed by it
+// modification time, change time or inode changes: what the record cache trusts a file by. The
+// change time is set by the system on every write and cannot be put back by hand, so an edit that
+// keeps the size and restores the modification time still changes the stamp. A cache keyed by it
 // (the knowledge index snapshot) is as current as the record cache, without reading the record
 // cache. Light on purpose: no parser, no validator.
 import { createHash } from 'node:crypto';
@@ -15,8 +17,8 @@ export const RACY_MS = 2000;
 /** Builds a stamp file by file, in the order the files are listed. */
 export class StampBuilder {
   private readonly paths: string[] = [];
-  // size, mtime and inode of each file, as numbers: no string per file for thousands of files.
-  private numbers = new Float64Array(3 * 1024);
+  // size, mtime, ctime and inode of each file, as numbers: no string per file for thousands of files.
+  private numbers = new Float64Array(4 * 1024);
   private settled = true;
 
   /** `started`: the time (ms) before the first file was looked at. */
@@ -24,15 +26,16 @@ export class StampBuilder {
 
   /** Adds a file by its lstat. */
   add(path: string, info: Stats): void {
-    const at = 3 * this.paths.length;
-    if (at + 3 > this.numbers.length) {
+    const at = 4 * this.paths.length;
+    if (at + 4 > this.numbers.length) {
       const grown = new Float64Array(2 * this.numbers.length);
       grown.set(this.numbers);
       this.numbers = grown;
     }
     this.numbers[at] = info.size;
     this.numbers[at + 1] = info.mtimeMs;
-    this.numbers[at + 2] = info.ino;
+    this.numbers[at + 2] = info.ctimeMs;
+    this.numbers[at + 3] = info.ino;
     this.paths.push(path);
     if (info.mtimeMs >= this.started - RACY_MS) this.settled = false;
   }
@@ -49,7 +52,7 @@ export class StampBuilder {
 
   /** The stamp, whether settled or not: what a current listing is compared by. */
   stamp(): string {
-    const numbers = this.numbers.subarray(0, 3 * this.paths.length);
+    const numbers = this.numbers.subarray(0, 4 * this.paths.length);
     return createHash('sha1').update(this.paths.join('\0')).update('\n').update(new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength)).digest('hex');
   }
 }

@@ -1,7 +1,8 @@
 // A rebuildable cache of parsed, validated records in `.knowledge/.cache/`, so commands and the
 // commit hook do not re-parse thousands of YAML files on every run. One snapshot per kind.
-// A file is trusted by its stat signature (size, mtime, inode) when its mtime is safely older than
-// the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
+// A file is trusted by its stat signature (size, mtime, ctime, inode) when its mtime is safely older
+// than the snapshot; otherwise its bytes are hashed and the parse is looked up by content hash.
+// ctime: an edit that keeps the size and puts back the mtime by hand still changes it.
 // The cache is never an authority: delete `.knowledge/.cache/` at any time.
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
@@ -20,10 +21,23 @@ import { parseRecordBytes, type ReadOptions, type ReadResult, type StoreRecord }
 interface CachedFile {
   size: number;
   mtimeMs: number;
+  /** Absent in a snapshot written before lore kept it: the file's bytes are hashed once. */
+  ctimeMs?: number;
   ino: number;
   hash: string;
   record?: StoreRecord;
   problems: Problem[];
+}
+
+type Signature = Pick<CachedFile, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
+
+/** What a file is trusted by. */
+function signature(info: Signature): Signature {
+  return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
+}
+
+function sameSignature(a: Signature, b: Signature): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }
 
 interface Snapshot {
@@ -86,23 +100,23 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
         const info = lstatSync(absolute);
         stamps.add(absolute, info);
         const previous = old?.files[file];
-        if (previous !== undefined && previous.size === info.size && previous.mtimeMs === info.mtimeMs && previous.ino === info.ino && info.mtimeMs < old!.writtenAt - RACY_MS) {
+        if (previous !== undefined && sameSignature(previous, info) && info.mtimeMs < old!.writtenAt - RACY_MS) {
           entry = previous;
           stats.statHits++;
         } else {
           const content = readCapped(absolute, limits.max_file_bytes);
           const hash = 'bytes' in content ? createHash('sha1').update(content.bytes).digest('hex') : `too-large:${content.size}`;
           if (previous !== undefined && previous.hash === hash) {
-            entry = { ...previous, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+            entry = { ...previous, ...signature(info) };
             stats.hashHits++;
           } else {
             const parsed = 'bytes' in content
               ? parseRecordBytes(content.bytes, kind, basename(absolute, extname(absolute)), file, limits)
               : { problems: [tooLarge(file, content.size, limits)] };
-            entry = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
+            entry = { ...signature(info), hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
             stats.parsed++;
           }
-          if (previous === undefined || previous.hash !== entry.hash || previous.size !== entry.size || previous.mtimeMs !== entry.mtimeMs || previous.ino !== entry.ino) changed = true;
+          if (previous === undefined || previous.hash !== entry.hash || !sameSignature(previous, entry)) changed = true;
         }
       } catch (error) {
         stamps.fail();

@@ -18,7 +18,7 @@ export interface WorkspaceOptions {
   onNote?: (text: string) => void;
 }
 
-/** A file or folder a cached value depends on, by its stamp: size, modification time, inode. */
+/** A file or folder a cached value depends on, by its stamp: size, modification and change times, inode. */
 type Stamps = Map<string, string>;
 
 interface Cached<T> {
@@ -39,7 +39,7 @@ async function stampsOf(paths: readonly string[]): Promise<{ stamps: Stamps; new
   await Promise.all(paths.map(async (path) => {
     try {
       const info = await lstat(path, { bigint: true });
-      stamps.set(path, `${info.size}:${info.mtimeNs}:${info.ino}`);
+      stamps.set(path, `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`);
       newest = Math.max(newest, Number(info.mtimeMs));
     } catch {
       stamps.set(path, 'missing');
