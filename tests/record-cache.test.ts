@@ -79,6 +79,20 @@ describe('the record cache', () => {
     const again = await readRecordsCached(root, { kinds });
     assert.deepEqual(again.cache, { statHits: 0, hashHits: 1, parsed: 0 });
   });
+
+  it('trusts a file by its stat once it has settled, without waiting for another file to change', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a') });
+    const file = join(root, '.knowledge/knowledge/prohibitions/a.yaml');
+    // 1.5 s old: within the racy window (2 s) of the snapshot written now, outside it 0.7 s later.
+    const recent = new Date(Date.now() - 1500);
+    utimesSync(file, recent, recent);
+    assert.deepEqual((await readRecordsCached(root, { kinds })).cache, { statHits: 0, hashHits: 0, parsed: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Still too recent for the first snapshot: hashed, and the snapshot written again...
+    assert.deepEqual((await readRecordsCached(root, { kinds })).cache, { statHits: 0, hashHits: 1, parsed: 0 });
+    // ...so that the next run trusts its stat.
+    assert.deepEqual((await readRecordsCached(root, { kinds })).cache, { statHits: 1, hashHits: 0, parsed: 0 });
+  });
 });
 
 describe('the git record cache', () => {

@@ -116,7 +116,9 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
             entry = { ...signature(info), hash, problems: parsed.problems, ...(parsed.record === undefined ? {} : { record: parsed.record }) };
             stats.parsed++;
           }
-          if (previous === undefined || previous.hash !== entry.hash || !sameSignature(previous, entry)) changed = true;
+          // Also written again when a file too recent for the old snapshot is settled for the new one:
+          // else it would be hashed on every run until some other file changed.
+          if (previous === undefined || previous.hash !== entry.hash || !sameSignature(previous, entry) || info.mtimeMs < next.writtenAt - RACY_MS) changed = true;
         }
       } catch (error) {
         stamps.fail();
