@@ -43,6 +43,18 @@ describe('symlinks inside .knowledge/', () => {
     assert.deepEqual(readdirSync(dir), ['secret.yaml']);
   });
 
+  it('refuses a record folder that is a file, naming it, for one write and for a transaction of many, planning nothing', async (t) => {
+    const root = tempStore(t, { ...CONFIG, '.knowledge/knowledge/recommendations': 'not a folder\n' });
+    const refusal = 'error: .knowledge/knowledge/recommendations is a file, not a folder, so nothing can be written under it\nhint: move that file away (lore keeps a folder there), then run the command again\n';
+    const one = await lore(['add', 'recommendation', '--title', 'Retry uploads', '--description', 'Retry them.'], { cwd: root });
+    assert.deepEqual([one.code, one.stderr], [2, refusal]);
+    const incoming = [1, 2].map((n) => JSON.stringify({ type: 'recommendation', title: `Tip ${n}`, description: `Tip ${n}.` })).join('\n');
+    const many = await lore(['import', '-'], { cwd: root, input: `${incoming}\n` });
+    assert.deepEqual([many.code, many.stderr], [2, refusal]);
+    assert.equal(readFileSync(join(root, '.knowledge/knowledge/recommendations'), 'utf8'), 'not a folder\n');
+    assert.deepEqual(readdirSync(join(root, '.knowledge')).filter((name) => name.startsWith('.journal')), []);
+  });
+
   it('refuses to append to a log that is a symlink, and leaves its target alone', async (t) => {
     const { dir } = outside(t);
     const target = join(dir, 'events.ndjson');

@@ -17,8 +17,8 @@ const STORE_DIR = '.knowledge';
 /** Folders already found to be real (not symlinks), so thousands of files in one folder cost one check. */
 const checked = new Set<string>();
 
-/** A path inside a store as lore prints it: from `.knowledge/` on. */
-function shown(path: string): string {
+/** A path inside a store as lore prints it: from `.knowledge/` on (any other path as it is). */
+export function shown(path: string): string {
   const parts = path.split(sep);
   const base = parts.lastIndexOf(STORE_DIR);
   return base === -1 ? path : parts.slice(base).join('/');

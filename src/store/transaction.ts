@@ -7,10 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
-import { fsyncDir, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
+import { fsyncDir, makeFolder, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
 import { assertNoSymlinkedDirs, assertRealDir } from '../fs/no-follow.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
@@ -211,9 +211,16 @@ async function commit(tx: StoreTransaction, operation: string, onProgress?: Writ
     appends: tx.appends.map((a) => ({ log: rel(root, a.log), records: a.records })),
   };
   const journalPath = join(knowledgeDir(root), JOURNAL);
-  // 1. The plan, so that a crash while staging is undone. 2. Every staged file, durable.
+  // 0. The folders, checked and made: one that cannot be (a file in the way) stops the operation
+  // before anything is planned. 1. The plan, so that a crash while staging is undone. 2. Every
+  // staged file, durable.
+  const dirs = new Set(writes.map((w) => dirname(w.staged)));
+  for (const dir of dirs) {
+    assertRealDir(dir);
+    await makeFolder(dir);
+  }
   await writeFileAtomic(journalPath, JSON.stringify(journal));
-  await stage(writes, onProgress);
+  await stage(writes, dirs, onProgress);
   // 3. The commit point: from here on the operation happens, whatever stops this process.
   await writeFileAtomic(journalPath, JSON.stringify({ ...journal, state: 'commit' }));
   await apply(root, { ...journal, state: 'commit' }, onProgress);
@@ -221,15 +228,11 @@ async function commit(tx: StoreTransaction, operation: string, onProgress?: Writ
 }
 
 /**
- * Writes and fsyncs the staged files, a few at a time (fsyncs in flight together share the file
- * system's journal commits), then fsyncs each folder once. Each folder is checked and made once.
+ * Writes and fsyncs the staged files into their folders (`dirs`, checked and made), a few at a
+ * time (fsyncs in flight together share the file system's journal commits), then fsyncs each
+ * folder once.
  */
-async function stage(writes: ReadonlyArray<{ path: string; text: string; staged: string }>, onProgress?: WriteProgress): Promise<void> {
-  const dirs = new Set(writes.map((w) => dirname(w.staged)));
-  for (const dir of dirs) {
-    assertRealDir(dir);
-    await mkdir(dir, { recursive: true });
-  }
+async function stage(writes: ReadonlyArray<{ path: string; text: string; staged: string }>, dirs: ReadonlySet<string>, onProgress?: WriteProgress): Promise<void> {
   await inParallel(writes, async ({ staged, text }) => {
     // 'wx' creates the file or fails: never through a symlink (the folder was checked above).
     const handle = await open(staged, 'wx', 0o644);
