@@ -16,7 +16,8 @@ import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempDir, testEnv } from './helpers/temp.js';
 
-const PACKAGE = new URL('../', import.meta.url).pathname;
+// A path, not a URL's pathname: a checkout under a folder with a space or non-ASCII letter has one percent-encoded.
+const PACKAGE = join(import.meta.dirname, '..');
 
 interface Generated {
   sources: Record<string, string>;
@@ -27,7 +28,7 @@ interface Generated {
 const FILES = [...SCHEMA_NAMES.map(schemaFileName), ...OPS.map((op) => opSchemaPath(op.name, 'input'))];
 
 function generated(path: string): Generated {
-  return createRequire(import.meta.url)(new URL(generatedValidatorPath(path), new URL('../dist/schema/', import.meta.url)).pathname) as Generated;
+  return createRequire(import.meta.url)(join(PACKAGE, 'dist/schema', generatedValidatorPath(path))) as Generated;
 }
 
 /** Values of every JSON type, and the strings the schemas' formats, patterns and lengths care about. */

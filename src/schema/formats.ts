@@ -1,5 +1,5 @@
 // The two string formats lore's schemas use, checked the same way by ajv at run time and by the
-// validators `npm run build` generates (dist/schema/op-inputs/, which import this module).
+// validators `npm run build` generates (dist/schema/generated/, which are given these definitions when created).
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
