@@ -11,7 +11,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
 import { FORMATS } from '../src/schema/formats.js';
 import { loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, SCHEMA_NAMES, schemaFileName, type JsonSchema } from '../src/schema/schemas.js';
-import { createAjv, describeErrors, fileValidator, generatedValidatorPath, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
+import { createAjv, describeErrors, fileValidator, generatedValidatorPath, generatorKey, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
 import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempDir, testEnv } from './helpers/temp.js';
@@ -20,6 +20,7 @@ import { tempDir, testEnv } from './helpers/temp.js';
 const PACKAGE = join(import.meta.dirname, '..');
 
 interface Generated {
+  generator: string;
   sources: Record<string, string>;
   create(formats: typeof FORMATS): ValidateFunction;
 }
@@ -82,8 +83,11 @@ function sample(schema: JsonSchema | boolean, root: JsonSchema, random: () => nu
 }
 
 describe('generated validators of the operations\' inputs', () => {
-  it('exist for every record schema and operation input, and name the schema files they were made from, as they are now', () => {
-    for (const path of FILES) assert.deepEqual(generated(path).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), path);
+  it('exist for every record schema and operation input, and name the ajv and the schema files they were made from, as they are now', () => {
+    for (const path of FILES) {
+      assert.equal(generated(path).generator, generatorKey(), path);
+      assert.deepEqual(generated(path).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), path);
+    }
   });
 
   it('give exactly the errors and messages ajv gives at run time, on 300 seeded values per schema', () => {
@@ -142,5 +146,36 @@ describe('generated validators of the operations\' inputs', () => {
       { severity: 'error', file: 'knowledge.query input', pointer: '/taskDescription', message: 'taskDescription must be at most 5 characters long (found 13)' },
     ]);
     assert.equal(edited.stderr, 'AJV\n');
+  });
+
+  it('are not used when made by another ajv or cut short: the CLI checks with ajv and answers the same', async (t) => {
+    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
+    const pkg = tempDir(t, 'lore-pkg-');
+    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
+    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+    const trace = join(pkg, 'trace.mjs');
+    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
+    const env = testEnv();
+    delete env.LORE_CHECK_OUTPUT;
+    const query = (): Promise<{ code: number; stdout: string; stderr: string }> => new Promise((resolve) => {
+      execFile(process.execPath, ['--import', trace, join(pkg, 'bin/lore.js'), 'query', 'retry uploads', '--json'], { cwd: root, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
+    });
+    const hour = new Date(Date.now() - 3600_000);
+    utimesSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), hour, hour);
+    await query();
+    const generatedAnswer = await query();
+    assert.equal(generatedAnswer.code, 0, generatedAnswer.stderr);
+    assert.equal(generatedAnswer.stderr, 'NO AJV\n');
+
+    const module = join(pkg, 'dist/schema', generatedValidatorPath(opSchemaPath('knowledge.query', 'input')));
+    const text = readFileSync(module, 'utf8');
+    assert.match(text, /^exports\.generator = "ajv \d+\.\d+\.\d+ /m);
+    writeFileSync(module, text.replace(/^exports\.generator = "ajv \d+/m, 'exports.generator = "ajv 0'));
+    const otherAjv = await query();
+    assert.deepEqual([otherAjv.code, otherAjv.stdout, otherAjv.stderr], [0, generatedAnswer.stdout, 'AJV\n']);
+
+    writeFileSync(module, text.slice(0, text.indexOf('exports.create')));
+    const cutShort = await query();
+    assert.deepEqual([cutShort.code, cutShort.stdout, cutShort.stderr], [0, generatedAnswer.stdout, 'AJV\n']);
   });
 });

@@ -49,7 +49,7 @@ describe('lore check --staged', () => {
     assert.equal(JSON.stringify(json).includes(KEY_HEADER), false); // ...but never the matched secret
   });
 
-  it('lists findings riskiest first, then by path in code-unit order (as git lists paths), then by line', async (t) => {
+  it('lists findings riskiest first, then by path in code-unit order (the same in every locale), then by line', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-env')]: ENV_RULE, [prohibitionPath('pro-todo')]: prohibition('pro-todo', { priority: 'medium', content: ['TODO'] }) });
     stage(repo, { 'b/.env': 'A=1\n', 'B/.env': 'A=1\n', 'a.txt': 'x\nTODO 2\n', 'Z.txt': 'TODO\nTODO\n', 'é.txt': 'TODO\n' });
     const { code, json } = await loreJson<Report>(['check'], { cwd: repo });

@@ -107,7 +107,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   }
   await Promise.all([input.cache.save(), input.snapshot.save(), saveEngineCode()]);
   // Riskiest first, then by place, so reports read top-down.
-  // Paths in code-unit order, as git lists them: localeCompare would first load ICU's collator (8 ms of a hook).
+  // Paths in code-unit order, the same on every machine: localeCompare would first load ICU's collator (8 ms of a hook).
   findings.sort((a, b) => priorityRank(b.priority) - priorityRank(a.priority) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0));
   const outcome = await applySuppressions({ findings, allowsFor: input.allowsFor, now, lineText: input.lineText, ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
   outcome.notes.push(...(input.notes ?? []));

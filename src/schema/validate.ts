@@ -29,11 +29,27 @@ export interface SchemaIssue {
  */
 export function createAjv(code?: CodeOptions): Ajv2020 {
   const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  // The schemas are lore's own and a test checks them against the 2020-12 meta-schema, so
-  // compiling that meta-schema on every start (100 ms) is left out.
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false, ...(code === undefined ? {} : { code }) });
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...(code === undefined ? {} : { code }) });
   for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
   return ajv;
+}
+
+// The schemas are lore's own and a test checks them against the 2020-12 meta-schema, so
+// compiling that meta-schema on every start (100 ms) is left out.
+const AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, validateSchema: false } as const;
+
+let generator: string | undefined;
+
+/**
+ * What made a generated validator besides its schema files: ajv's version, lore's ajv options and
+ * the formats' names. A module made by another ajv or with other options is not used.
+ */
+export function generatorKey(): string {
+  if (generator === undefined) {
+    const { version } = createRequire(import.meta.url)('ajv/package.json') as { version: string };
+    generator = `ajv ${version} ${JSON.stringify(AJV_OPTIONS)} ${Object.keys(FORMATS).join(',')}`;
+  }
+  return generator;
 }
 
 let ajv: Ajv2020 | undefined;
@@ -280,22 +296,29 @@ export function generatedValidatorPath(path: string): string {
 
 /** A module of dist/schema/generated/, written by scripts/build-validators.mjs. */
 interface GeneratedValidator {
+  /** generatorKey() when it was made. */
+  generator: string;
   /** The schema files it was generated from (schemaFilesOf), each with its schemaFileHash. */
   sources: Record<string, string>;
   /** The validator, given the formats the generated code refers to. */
   create(formats: typeof FORMATS): ValidateFunction;
 }
 
-/** The generated validator of a schema file, when there is one and its schema files are unchanged. */
+/**
+ * The generated validator of a schema file, when there is one, whole, made by this ajv with these
+ * options, from schema files that are unchanged.
+ */
 function generatedValidator(path: string): ValidateFunction | undefined {
   if (!/^(ops\/)?[a-z][a-z0-9_.-]*\.schema\.json$/.test(path)) return undefined;
-  let generated: GeneratedValidator;
+  let generated: Partial<GeneratedValidator>;
   try {
     // Absent when lore runs from src/ (tests through tsx) or dist/ was built without the script.
-    generated = createRequire(import.meta.url)(generatedValidatorPath(path)) as GeneratedValidator;
+    generated = createRequire(import.meta.url)(generatedValidatorPath(path)) as Partial<GeneratedValidator>;
   } catch {
     return undefined;
   }
+  if (typeof generated.create !== 'function' || typeof generated.sources !== 'object' || generated.sources === null) return undefined;
+  if (generated.generator !== generatorKey()) return undefined;
   for (const [file, hash] of Object.entries(generated.sources)) {
     try {
       if (schemaFileHash(file) !== hash) return undefined;
