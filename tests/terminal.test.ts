@@ -5,7 +5,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { displayWidth, loadWidthLibrary, truncateDisplay, wrapLine } from '../src/cli/_width.js';
+import { displayWidth, loadWidthLibrary, needsWidthLibrary, truncateDisplay, wrapLine } from '../src/cli/_width.js';
+import { seeded } from './helpers/crash.js';
 import { LORE_BIN, lore } from './helpers/cli.js';
 import { guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
@@ -33,6 +34,15 @@ function frames(stderr: string): string[] {
   assert.ok(stderr.startsWith(CLEAR) && stderr.endsWith(CLEAR), JSON.stringify(stderr));
   return stderr.slice(CLEAR.length, -CLEAR.length).split(CLEAR).filter((f) => f !== '');
 }
+
+/** A module for --import that appends "string-width" to `file` when the process loads it. */
+const TRACE = (file: string): string => [
+  "import { register } from 'node:module';",
+  `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (result.url.includes('/node_modules/string-width/')) appendFileSync(${JSON.stringify(file)}, 'string-width\\n');\n  return result;\n}\n`)}));`,
+].join('\n');
+
+/** How many characters of the BMP _width.ts measures without string-width: widening the set means changing this, and the test checks each one. */
+const SIMPLE_CHARACTERS = 1945;
 
 async function initialised(t: TestContext): Promise<string> {
   const repo = gitRepo(t, { 'README.md': '# demo\n' });
@@ -143,6 +153,46 @@ describe('output fitted to the width', () => {
     assert.deepEqual([truncateDisplay('日本語のテキスト', 7), truncateDisplay('hello world', 6), truncateDisplay('short', 6)], ['日本語…', 'hello…', 'short']);
   });
 
+  it('measures simple text (European scripts, punctuation, arrows, maths, box drawing) by its length, exactly as string-width does', async () => {
+    const { default: stringWidth } = await import('string-width');
+    const segmenter = new Intl.Segmenter();
+    const simple: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCharCode(code);
+      if (needsWidthLibrary(char)) continue;
+      simple.push(char);
+      assert.equal(stringWidth(char), 1, `U+${code.toString(16)}`);
+    }
+    assert.equal(simple.length, SIMPLE_CHARACTERS);
+    // Strings of them: one column and one grapheme each (wrapLine cuts them between any two).
+    const random = seeded(2026);
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => simple[Math.floor(random() * simple.length)]!).join('');
+      assert.equal(stringWidth(text), text.length, JSON.stringify(text));
+      assert.equal(displayWidth(text), text.length, JSON.stringify(text));
+      assert.equal([...segmenter.segment(text)].length, text.length, JSON.stringify(text));
+    }
+    // What is not simple: the soft hyphen, a combining accent, CJK, an emoji, a tab.
+    assert.deepEqual(['\u00ad', 'e\u0301', '日', '⛔', '\t'].map(needsWidthLibrary), [true, true, true, true, true]);
+  });
+
+  it('prints an operation\'s simple text without loading the width library, and loads it for text that needs it', async (t) => {
+    const repo = await initialised(t);
+    const loaded = join(repo, '.git', 'loaded.txt');
+    const trace = join(repo, '.git', 'trace.mjs');
+    writeFileSync(trace, TRACE(loaded));
+    const find = (): Promise<{ code: number; stdout: string }> => new Promise((resolve) => {
+      execFile(process.execPath, ['--import', trace, LORE_BIN, 'graph', 'find'], { cwd: repo, env: testEnv({ COLUMNS: '80' }) }, (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code), stdout }));
+    });
+    assert.equal((await lore(['graph', 'add-entity', '--name', 'Café', '--type', 'service', '--description', 'Crème brûlée — “déjà vu” → ok'], { cwd: repo })).code, 0);
+    assert.deepEqual(await find(), { code: 0, stdout: 'Café  service  Crème brûlée — “déjà vu” → ok\n1 entity\n' });
+    assert.equal(existsSync(loaded), false);
+    assert.equal((await lore(['graph', 'add-entity', '--name', '認証', '--type', 'service', '--description', 'ログイン'], { cwd: repo })).code, 0);
+    assert.deepEqual(await find(), { code: 0, stdout: 'Café  service  Crème brûlée — “déjà vu” → ok\n認証  service  ログイン\n2 entities\n' });
+    assert.equal(readFileSync(loaded, 'utf8'), 'string-width\n');
+  });
+
   it('wraps a table\'s last column under itself at 80 columns and indents it by 4 at 40', async (t) => {
     const repo = await initialised(t);
     for (const [name, description] of [['認証サービス', 'ログインとセッションを管理する 🔐 サービスです。トークンの有効期限は十五分。'], ['Billing', 'Charges cards 💳 and sends invoices to customers every month']]) {
@@ -224,11 +274,6 @@ describe('output fitted to the width', () => {
 });
 
 describe('the pre-commit hook at the terminal', () => {
-  const TRACE = (file: string): string => [
-    "import { register } from 'node:module';",
-    `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (result.url.includes('/node_modules/string-width/')) appendFileSync(${JSON.stringify(file)}, 'string-width\\n');\n  return result;\n}\n`)}));`,
-  ].join('\n');
-
   function hook(repo: string, trace: string, columns: string): Promise<{ code: number; stderr: string }> {
     return new Promise((resolve) => {
       execFile(process.execPath, ['--import', trace, LORE_BIN, 'hook', 'pre-commit'], { cwd: repo, env: testEnv({ COLUMNS: columns }) }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stderr }));

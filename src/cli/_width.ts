@@ -1,14 +1,28 @@
 // Text that fits the terminal: display width (a CJK character or an emoji takes two columns, a
-// combining mark none), word wrapping with a hanging indent, and truncation. Printable ASCII is
-// measured by its length; anything else by string-width, loaded only when a text needs it, so the
-// pre-commit hook's plain lines never load it.
+// combining mark none), word wrapping with a hanging indent, and truncation. Simple text (below)
+// is measured by its length; anything else by string-width, loaded only when a text needs it
+// (about 30 ms: Intl.Segmenter and its tables), so most output never loads it.
 
 type Measure = (text: string) => number;
 let measure: Measure | undefined;
 
 // SGR colour sequences, as format.ts's styles write them: no width of their own.
 const ANSI = /\u001b\[[0-9;]*m/g;
-const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Simple text: printable ASCII and the letters, punctuation and symbols of European scripts that
+ * take one column each and never join a neighbour into one character (Latin, Greek, Cyrillic,
+ * general punctuation, currency, arrows, maths, box drawing; not the soft hyphen, not combining
+ * marks, not what string-width counts as emoji). Its width is its length, exactly as string-width
+ * measures it (tests/terminal.test.ts checks every one of these characters against it).
+ */
+const SIMPLE = /^[\x20-\x7e\xa0-\xa8\xaa-\xac\xaf-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u1e00-\u1eff\u2010-\u2027\u2030-\u203b\u20a0-\u20c0\u2190-\u2193\u219a-\u21a8\u21ab-\u21ff\u2200-\u22ff\u2500-\u257f]*$/;
+
+/** Measuring text that is not simple before the width library was loaded (loadWidthLibrary). */
+export class WidthLibraryNeeded extends Error {
+  constructor() {
+    super('the width library was not loaded before measuring text that is not simple');
+  }
+}
 
 /** The width output is fitted to: the terminal's, else $COLUMNS, else 80. */
 export function terminalColumns(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
@@ -17,9 +31,14 @@ export function terminalColumns(stream: { isTTY?: boolean; columns?: number }, e
   return Number.isInteger(given) && given > 0 ? given : 80;
 }
 
-/** Whether measuring `text` needs the width library (it holds more than printable ASCII). */
+/** Whether measuring `text` needs the width library (it is not simple text). */
 export function needsWidthLibrary(text: string): boolean {
-  return !PLAIN.test(text.replace(ANSI, ''));
+  return !SIMPLE.test(text.replace(ANSI, ''));
+}
+
+/** Whether `text` can be measured now: it is simple, or the width library is loaded. */
+export function canMeasure(text: string): boolean {
+  return measure !== undefined || !needsWidthLibrary(text);
 }
 
 /** Loads the width library (once); call before measuring text that needsWidthLibrary. */
@@ -35,8 +54,8 @@ export async function loadWidthLibraryFor(texts: readonly string[]): Promise<voi
 /** Columns `text` takes on a terminal (colour sequences count for nothing). */
 export function displayWidth(text: string): number {
   const visible = text.replace(ANSI, '');
-  if (PLAIN.test(visible)) return visible.length;
-  if (measure === undefined) throw new Error('the width library was not loaded before measuring non-ASCII text');
+  if (SIMPLE.test(visible)) return visible.length;
+  if (measure === undefined) throw new WidthLibraryNeeded();
   return measure(visible);
 }
 

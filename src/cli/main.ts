@@ -8,7 +8,7 @@ import { Workspace } from '../workspace/workspace.js';
 import type { CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
 import { convertOptions, GLOBAL_OPTIONS, parseArgsOptions } from './_options.js';
 import { formatProblem, makeStyle, sortProblems, type Style } from './format.js';
-import { displayWidth, loadWidthLibrary, padDisplay, terminalColumns, wrapLine } from './_width.js';
+import { displayWidth, loadWidthLibrary, padDisplay, terminalColumns, WidthLibraryNeeded, wrapLine } from './_width.js';
 import { createProgress } from './progress.js';
 import { COMMANDS, findCommand, subcommands } from './registry.js';
 
@@ -126,8 +126,31 @@ async function runOpCommand(spec: OpCommandSpec<unknown>, ctx: CommandContext, c
     ctx.printJson(output);
     return spec.exit?.(output) ?? 0;
   }
-  const code = await spec.print(output, ctx);
+  const code = await printText(spec, output, ctx);
   return typeof code === 'number' ? code : (spec.exit?.(output) ?? 0);
+}
+
+/**
+ * An operation's output as text. The width library is loaded only when what is printed needs it:
+ * the lines (and notes) are collected, and when one met text that is not simple before the
+ * library was loaded, they are made again with it. Then they are written, in order.
+ */
+async function printText(spec: OpCommandSpec<unknown>, output: unknown, ctx: CommandContext): Promise<number | void> {
+  const attempt = async (): Promise<{ code: number | void; writes: Array<['print' | 'note', string]> }> => {
+    const writes: Array<['print' | 'note', string]> = [];
+    const code = await spec.print(output, { ...ctx, print: (text) => writes.push(['print', text]), note: (text) => writes.push(['note', text]) });
+    return { code, writes };
+  };
+  let done;
+  try {
+    done = await attempt();
+  } catch (error) {
+    if (!(error instanceof WidthLibraryNeeded)) throw error;
+    await loadWidthLibrary();
+    done = await attempt();
+  }
+  for (const [to, text] of done.writes) ctx[to](text);
+  return done.code;
 }
 
 /** Runs the CLI with the given arguments; returns the exit code. */
@@ -172,9 +195,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       throw new UsageError(`unknown command "${first}"`, hint === undefined ? 'see lore --help' : `did you mean "lore ${hint}"?`);
     }
     const { command: spec } = await found.entry.load();
-    // Output for people is measured in columns (JSON is not); the hook loads the width library
-    // itself, only for a line that needs it.
-    if (spec.light !== true && !json) await loadWidthLibrary();
+    // Output for people is measured in columns (JSON is not). The hook, and commands over an
+    // operation (printText), load the width library themselves, only for text that needs it.
+    if (spec.light !== true && !json && !('op' in spec)) await loadWidthLibrary();
     let parsed: { values: OptionValues; positionals: string[] };
     try {
       const raw = parseArgs({ args: [...lead, ...found.rest], options: parseArgsOptions({ ...spec.options, ...GLOBAL_OPTIONS }), allowPositionals: true, strict: true });

@@ -1,7 +1,7 @@
 // Progress of long work (import, validate, prune, check --range, graph import, dag migrate): one
 // line on stderr, "what done/total", redrawn in place at most every 100 ms and cleared at the end.
 // Only on a terminal: piped, redirected, with --json or TERM=dumb it writes nothing at all.
-import { terminalColumns, truncateDisplay } from './_width.js';
+import { canMeasure, terminalColumns, truncateDisplay } from './_width.js';
 
 /** What commands and operations report to; the library reports through callbacks, never to a stream. */
 export interface Progress {
@@ -24,7 +24,10 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       if (shown && done < total && now - drawn < REDRAW_MS) return;
       [shown, drawn] = [true, now];
       // One column short of the width: a full line would wrap on some terminals.
-      stream.write(`\r\u001b[K${truncateDisplay(`${what} ${done}/${total}`, terminalColumns(stream, env) - 1)}`);
+      const line = `${what} ${done}/${total}`;
+      const width = terminalColumns(stream, env) - 1;
+      // Text that is not simple, before the width library is loaded: cut where it surely fits (a character takes two columns at most).
+      stream.write(`\r\u001b[K${canMeasure(line) ? truncateDisplay(line, width) : [...line].slice(0, Math.floor(width / 2)).join('')}`);
     },
     clear() {
       if (shown) stream.write('\r\u001b[K');
