@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { GitRecordCache, readGitRecords } from '../src/indexer/git-records.js';
@@ -78,6 +78,20 @@ describe('the record cache', () => {
     await readRecordsCached(root, { kinds });
     const again = await readRecordsCached(root, { kinds });
     assert.deepEqual(again.cache, { statHits: 0, hashHits: 1, parsed: 0 });
+  });
+
+  it('does not write its snapshot again on every run when a record file cannot be read (a symlink)', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a'), 'elsewhere.yaml': entry('b') });
+    age(join(root, '.knowledge/knowledge/prohibitions/a.yaml'));
+    symlinkSync(join(root, 'elsewhere.yaml'), join(root, '.knowledge/knowledge/prohibitions/b.yaml'));
+    const snapshot = join(root, '.knowledge/.cache/records-prohibition.json');
+    const first = await readRecordsCached(root, { kinds });
+    assert.deepEqual([first.cache, first.problems.filter((p) => p.severity === 'error').map((p) => p.file)], [{ statHits: 0, hashHits: 0, parsed: 1 }, ['.knowledge/knowledge/prohibitions/b.yaml']]);
+    const written = statSync(snapshot);
+    const second = await readRecordsCached(root, { kinds });
+    assert.deepEqual([second.cache, second.problems.filter((p) => p.severity === 'error').map((p) => p.file)], [{ statHits: 1, hashHits: 0, parsed: 0 }, ['.knowledge/knowledge/prohibitions/b.yaml']]);
+    // The same snapshot file: an atomic write replaces it (a new inode).
+    assert.equal(statSync(snapshot).ino, written.ino);
   });
 
   it('trusts a file by its stat once it has settled, without waiting for another file to change', async (t) => {

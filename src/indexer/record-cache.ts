@@ -132,7 +132,10 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       files++;
       options.onProgress?.(k + 1, paths.length);
     }
-    if (Object.keys(old?.files ?? {}).length !== paths.length) changed = true;
+    // A file gone since the old snapshot (each new one set changed above). Counted by what the new
+    // snapshot holds, not by the listing: a file that cannot be read (a symlink) is in neither, and
+    // counting it would write the snapshot again on every run.
+    if (Object.keys(old?.files ?? {}).length !== Object.keys(next.files).length) changed = true;
     if (changed) {
       // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
       await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
