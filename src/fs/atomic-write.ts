@@ -30,6 +30,7 @@ export async function makeFolder(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
   } catch (error) {
     if (!isErrno(error, 'EEXIST') && !isErrno(error, 'ENOTDIR')) throw error;
+    // Up from `dir` to the first thing that exists: a folder means the failure was something else (a race).
     for (let at = dir; at !== dirname(at); at = dirname(at)) {
       let isFolder: boolean;
       try {
@@ -38,6 +39,7 @@ export async function makeFolder(dir: string): Promise<void> {
         continue; // missing: the culprit is further up
       }
       if (!isFolder) throw new LoreError('IO', `${shown(at)} is a file, not a folder, so nothing can be written under it`, { hint: 'move that file away (lore keeps a folder there), then run the command again' });
+      break;
     }
     throw error;
   }
