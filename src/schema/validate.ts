@@ -252,9 +252,9 @@ export function schemaFilesOf(path: string): string[] {
 }
 
 /**
- * The validator of a schema file under `schemas/` (an operation's input or output), which may
- * refer to the record schemas and `ops/_defs.schema.json`: those are made known to `target` by
- * their `$id`, so cross-file `$ref`s resolve; no other schema is read.
+ * The validator of a schema file under `schemas/` (a record schema, an operation's input or
+ * output), which may refer to the record schemas and `ops/_defs.schema.json`: those are made known
+ * to `target` by their `$id`, so cross-file `$ref`s resolve; no other schema is read.
  */
 export function fileValidator(target: Ajv2020, path: string): ValidateFunction {
   const [own, ...referred] = schemaFilesOf(path);
