@@ -46,7 +46,8 @@ let generator: string | undefined;
  */
 export function generatorKey(): string {
   if (generator === undefined) {
-    const { version } = createRequire(import.meta.url)('ajv/package.json') as { version: string };
+    // Read, not required: the module cache then shows only what validation loaded.
+    const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('ajv/package.json'), 'utf8')) as { version: string };
     generator = `ajv ${version} ${JSON.stringify(AJV_OPTIONS)} ${Object.keys(FORMATS).join(',')}`;
   }
   return generator;
