@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
 import { FORMATS } from '../src/schema/formats.js';
@@ -82,6 +82,36 @@ function sample(schema: JsonSchema | boolean, root: JsonSchema, random: () => nu
   }
 }
 
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A copy of the package (its node_modules linked) and a store with one settled entry; `query` runs
+ * the copy's `lore query --json` there, its stderr ending in AJV or NO AJV: whether ajv's compiler
+ * was loaded. It has run once, so the caches hold the entries and ajv has no record to check.
+ */
+async function packageCopy(t: TestContext): Promise<{ pkg: string; query: () => Promise<Run> }> {
+  const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
+  const pkg = tempDir(t, 'lore-pkg-');
+  for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
+  symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+  const trace = join(pkg, 'trace.mjs');
+  writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
+  // Not LORE_CHECK_OUTPUT: checking the output against its schema is ajv's job.
+  const env = testEnv();
+  delete env.LORE_CHECK_OUTPUT;
+  const query = (): Promise<Run> => new Promise((resolve) => {
+    execFile(process.execPath, ['--import', trace, join(pkg, 'bin/lore.js'), 'query', 'retry uploads', '--json'], { cwd: root, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
+  });
+  const hour = new Date(Date.now() - 3600_000);
+  utimesSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), hour, hour);
+  await query();
+  return { pkg, query };
+}
+
 describe('generated validators of the operations\' inputs', () => {
   it('exist for every record schema and operation input, and name the ajv and the schema files they were made from, as they are now', () => {
     for (const path of FILES) {
@@ -112,25 +142,9 @@ describe('generated validators of the operations\' inputs', () => {
   });
 
   it('are used by the CLI only while their schema files are unchanged', async (t) => {
-    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
     // A copy of the package whose knowledge.query input schema then gains a rule the generated
     // validator does not know: the CLI must check the input with ajv and apply it.
-    const pkg = tempDir(t, 'lore-pkg-');
-    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
-    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
-    const trace = join(pkg, 'trace.mjs');
-    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
-    // Not LORE_CHECK_OUTPUT: checking the output against its schema is ajv's job.
-    const env = testEnv();
-    delete env.LORE_CHECK_OUTPUT;
-    const query = (): Promise<{ code: number; stdout: string; stderr: string }> => new Promise((resolve) => {
-      execFile(process.execPath, ['--import', trace, join(pkg, 'bin/lore.js'), 'query', 'retry uploads', '--json'], { cwd: root, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
-    });
-
-    // Settled entry files: from the second run on, the caches hold the entries and ajv has no record to check.
-    const hour = new Date(Date.now() - 3600_000);
-    utimesSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), hour, hour);
-    await query();
+    const { pkg, query } = await packageCopy(t);
     const fresh = await query();
     assert.equal(fresh.code, 0, fresh.stderr);
     assert.deepEqual((JSON.parse(fresh.stdout) as { recommendations: Array<{ id: string }> }).recommendations.map((r) => r.id), ['rec-retry']);
@@ -149,20 +163,7 @@ describe('generated validators of the operations\' inputs', () => {
   });
 
   it('are not used when made by another ajv or cut short: the CLI checks with ajv and answers the same', async (t) => {
-    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
-    const pkg = tempDir(t, 'lore-pkg-');
-    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
-    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
-    const trace = join(pkg, 'trace.mjs');
-    writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
-    const env = testEnv();
-    delete env.LORE_CHECK_OUTPUT;
-    const query = (): Promise<{ code: number; stdout: string; stderr: string }> => new Promise((resolve) => {
-      execFile(process.execPath, ['--import', trace, join(pkg, 'bin/lore.js'), 'query', 'retry uploads', '--json'], { cwd: root, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
-    });
-    const hour = new Date(Date.now() - 3600_000);
-    utimesSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), hour, hour);
-    await query();
+    const { pkg, query } = await packageCopy(t);
     const generatedAnswer = await query();
     assert.equal(generatedAnswer.code, 0, generatedAnswer.stderr);
     assert.equal(generatedAnswer.stderr, 'NO AJV\n');
