@@ -6,7 +6,8 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { computeEntryVectors, parseEntryVectors, serializeEntryVectors, vectorSnapshotKey } from '../src/knowledge/entry-vectors.js';
-import { dot, embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
+import { dot } from '../src/knowledge/vector-scan.js';
+import { embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
 import { renderRecord } from '../src/store/write.js';
 import { loreJson } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
@@ -53,8 +54,9 @@ describe('the entry-vector snapshot', () => {
 
   it('holds exactly the vectors it was made from, and is ignored when foreign, truncated or damaged', () => {
     const matrix = computeEntryVectors(ENTRIES, vectors);
-    const bytes = serializeEntryVectors(matrix, vectors.dims, KEY);
-    assert.deepEqual(parseEntryVectors(bytes, KEY), matrix);
+    const bytes = serializeEntryVectors(matrix, KEY);
+    const parsed = parseEntryVectors(bytes, KEY)!;
+    assert.deepEqual([parsed.rows, parsed.dims, [...parsed.data]], [2, 100, [...matrix.data]]);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
     const cases: Array<[string, Buffer, string]> = [

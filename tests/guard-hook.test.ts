@@ -229,13 +229,13 @@ describe('the installed pre-commit hook', () => {
       await new Promise((resolve) => execFile(process.execPath, ['--import', trace, join(import.meta.dirname, '../bin/lore.js'), ...args], { cwd: repo, env: envWithLore(t) }, resolve));
       return readFileSync(modules, 'utf8').split('\n').filter((url) => url.includes('/dist/')).map((url) => url.split('/dist/')[1]!);
     };
-    const semantic = (urls: string[]): string[] => urls.filter((url) => /^knowledge\/(word-vectors|entry-vectors|semantic|duplicates)\.js$/.test(url));
+    const semantic = (urls: string[]): string[] => urls.filter((url) => /^knowledge\/(word-vectors|entry-vectors|vector-scan|semantic|duplicates)\.js$/.test(url));
     for (const run of ['cold', 'warm']) {
       const urls = await loaded(['hook', 'pre-commit']);
       assert.ok(urls.includes('guard/_evaluate.js'), `${run}: the trace sees the hook's modules`);
       assert.deepEqual(semantic(urls), [], run);
     }
     // The same trace sees them where they belong: a query.
-    assert.deepEqual(semantic(await loaded(['query', 'rotate the keys'])).sort(), ['knowledge/entry-vectors.js', 'knowledge/semantic.js', 'knowledge/word-vectors.js']);
+    assert.deepEqual(semantic(await loaded(['query', 'rotate the keys'])).sort(), ['knowledge/entry-vectors.js', 'knowledge/semantic.js', 'knowledge/vector-scan.js', 'knowledge/word-vectors.js']);
   });
 });

@@ -8,7 +8,8 @@
 // |s| - ceil(t·|s|) + 1 shingles of each) and by comparing every pair's vectors for meaning.
 import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
-import { dot, embedText } from './word-vectors.js';
+import { dot, VectorRows } from './vector-scan.js';
+import { embedText } from './word-vectors.js';
 
 export const DEFAULT_SIMILARITY = 0.8;
 
@@ -71,23 +72,6 @@ export interface SimilarPair {
 export const DEFAULT_MAX_PAIRS = 1000;
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
-
-/** The dot product of two rows of a matrix (4 lanes: all pairs of a large store add up). */
-function dotRows(matrix: Float32Array, a: number, b: number, dims: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 3 < dims; d += 4) {
-    s0 += matrix[a + d]! * matrix[b + d]!;
-    s1 += matrix[a + d + 1]! * matrix[b + d + 1]!;
-    s2 += matrix[a + d + 2]! * matrix[b + d + 2]!;
-    s3 += matrix[a + d + 3]! * matrix[b + d + 3]!;
-  }
-  for (; d < dims; d++) s0 += matrix[a + d]! * matrix[b + d]!;
-  return s0 + s1 + s2 + s3;
-}
 
 /** Keeps the `max` best pairs of many: most similar first, then by ids; counts them all. */
 class BestPairs {
@@ -153,11 +137,13 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
   // is their similarity): no prefix to filter on, every pair of vectors is compared, in one matrix.
   const known = prints.flatMap((p, i) => (p.meaning === undefined ? [] : [i]));
   const dims = prints[known[0] ?? 0]?.meaning?.length ?? 0;
-  const matrix = new Float32Array(known.length * dims);
-  known.forEach((i, row) => matrix.set(prints[i]!.meaning!, row * dims));
+  const matrix = new VectorRows(known.length, dims);
+  known.forEach((i, row) => matrix.data.set(prints[i]!.meaning!, row * dims));
   for (let x = 0; x < known.length; x++) {
+    // Row x against every later row in one scan.
+    const values = matrix.scan(prints[known[x]!]!.meaning!, x + 1);
     for (let y = x + 1; y < known.length; y++) {
-      const value = Math.min(1, dotRows(matrix, x * dims, y * dims, dims));
+      const value = Math.min(1, values[y - x - 1]!);
       if (value >= threshold && !byWords.has(known[x]! * prints.length + known[y]!)) best.add(entries[known[x]!]!.id, entries[known[y]!]!.id, value);
     }
   }

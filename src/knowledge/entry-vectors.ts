@@ -2,12 +2,14 @@
 // keywords), persisted in `.knowledge/.cache/knowledge-vectors.bin` so a process without the
 // daemon reads 400 bytes per entry instead of embedding each one. Keyed like the BM25 snapshot by
 // the entry files' content identity, and by the word table's checksum. Framed by _snapshot.ts; the
-// body holds float32 × dims per entry (zeros for an entry with no word in the table).
+// body holds float32 × dims per entry (zeros for an entry with no word in the table), read into
+// the rows the semantic scan runs over (vector-scan.ts).
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
 
 const FORMAT = 'lore-entry-vectors/1';
@@ -22,14 +24,14 @@ export function entryVectorText(entry: Pick<KnowledgeEntry, 'title' | 'descripti
   return [entry.title, entry.description, ...entry.keywords].join('\n');
 }
 
-/** The vectors of `entries`, entry i at i × dims. */
-export function computeEntryVectors(entries: ReadonlyArray<Pick<KnowledgeEntry, 'title' | 'description' | 'keywords'>>, vectors: WordVectors): Float32Array {
-  const out = new Float32Array(entries.length * vectors.dims);
+/** The vectors of `entries`, entry i in row i. */
+export function computeEntryVectors(entries: ReadonlyArray<Pick<KnowledgeEntry, 'title' | 'description' | 'keywords'>>, vectors: WordVectors): VectorRows {
+  const matrix = new VectorRows(entries.length, vectors.dims);
   entries.forEach((entry, i) => {
     const vector = embedText(entryVectorText(entry), vectors);
-    if (vector !== undefined) out.set(vector, i * vectors.dims);
+    if (vector !== undefined) matrix.data.set(vector, i * vectors.dims);
   });
-  return out;
+  return matrix;
 }
 
 function snapshotPath(root: string): string {
@@ -42,14 +44,19 @@ export function vectorSnapshotKey(identity: string, vectors: WordVectors): strin
 }
 
 /** The bytes of a snapshot of entry vectors under `key`. */
-export function serializeEntryVectors(matrix: Float32Array, dims: number, key: string): Buffer {
-  return frameSnapshot({ format: FORMAT, key, size: matrix.length / dims, dims }, Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength));
+export function serializeEntryVectors(matrix: VectorRows, key: string): Buffer {
+  const { data } = matrix;
+  return frameSnapshot({ format: FORMAT, key, size: matrix.rows, dims: matrix.dims }, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
 /** The vectors held by `bytes` when they are a whole, undamaged snapshot made under `key`; otherwise undefined. */
-export function parseEntryVectors(bytes: Buffer, key: string): Float32Array | undefined {
+export function parseEntryVectors(bytes: Buffer, key: string): VectorRows | undefined {
   const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => 4 * header.size * header.dims);
-  return framed === undefined ? undefined : new Float32Array(framed.body.buffer, framed.body.byteOffset, framed.header.size * framed.header.dims);
+  if (framed === undefined) return undefined;
+  const { size, dims } = framed.header;
+  const matrix = new VectorRows(size, dims);
+  matrix.data.set(new Float32Array(framed.body.buffer, framed.body.byteOffset, size * dims));
+  return matrix;
 }
 
 /**
@@ -57,12 +64,12 @@ export function parseEntryVectors(bytes: Buffer, key: string): Float32Array | un
  * one of the right size, computed from `entries()` (and the snapshot written) otherwise. `computed`
  * counts the entries embedded by this call.
  */
-export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: Float32Array; computed: number }> {
+export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: VectorRows; computed: number }> {
   const key = vectorSnapshotKey(identity, vectors);
   const bytes = readSnapshotFile(snapshotPath(root));
   const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key);
-  if (cached !== undefined && cached.length === size * vectors.dims) return { matrix: cached, computed: 0 };
+  if (cached !== undefined && cached.rows === size && cached.dims === vectors.dims) return { matrix: cached, computed: 0 };
   const matrix = computeEntryVectors(entries(), vectors);
-  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, vectors.dims, key));
+  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, key));
   return { matrix, computed: size };
 }

@@ -12,6 +12,7 @@ import { APPLIED_KINDS } from '../store/layout.js';
 import { readIndexSnapshot, writeIndexSnapshot, type IndexSnapshot } from './index-snapshot.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
 import { loadUsageStats, withStats, type EntryWithStats, type UsageStats } from './stats.js';
+import type { VectorRows } from './vector-scan.js';
 
 /** Multiplier by priority. */
 export const PRIORITY_WEIGHT: Readonly<Record<Priority, number>> = { low: 1, medium: 1.2, high: 1.4, critical: 1.6 };
@@ -55,8 +56,8 @@ export interface KnowledgeIndex {
   matching: MatchingConfig;
   /** The content identity of the entry files, when loaded from a store: keys the snapshots. */
   identity?: string;
-  /** The built-in word-vector embedding of each entry (dims per entry), filled on first semantic query. */
-  vectors?: Float32Array;
+  /** The built-in word-vector embedding of each entry (row i: entry i), filled on first semantic query. */
+  vectors?: VectorRows;
 }
 
 /**

@@ -10,7 +10,7 @@ import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { EmbeddingsConfig, KnowledgeEntry } from '../types.js';
 import { computeEntryVectors, storeEntryVectors } from './entry-vectors.js';
 import { allEntries, type KnowledgeIndex } from './knowledge-index.js';
-import { dot, embedText, wordVectors, type WordVectors } from './word-vectors.js';
+import { embedText, wordVectors, type WordVectors } from './word-vectors.js';
 
 /** Whether semantic matching was used for a query, and why not when it was not. */
 export interface SemanticStatus {
@@ -175,11 +175,9 @@ async function wordVectorScores(options: SemanticOptions, fallback: string): Pro
   const query = embedText(options.query, vectors);
   const scores = new Float64Array(docs.length);
   if (query !== undefined) {
-    // A plain loop with the width passed in: V8 keeps it tight (twice as fast as forEach over 10,000 rows).
-    const { dims } = vectors;
-    const matrix = index.vectors;
+    const all = index.vectors.scan(query);
     for (let k = 0; k < docs.length; k++) {
-      const similarity = dot(query, matrix, docs[k]! * dims, dims);
+      const similarity = all[docs[k]!]!;
       scores[k] = similarity > WORD_VECTOR_FLOOR ? similarity : 0;
     }
   }

@@ -1,0 +1,26 @@
+// Builds data/vector-scan.wasm, the WebAssembly SIMD kernel of src/knowledge/vector-scan.ts, from
+// its source data/vector-scan.wat with wabt (the WebAssembly binary toolkit). The binary is kept
+// in the repository, as data/word-vectors.bin is, so lore runs it from src/ and dist/ alike with no
+// build step; tests/vector-scan.test.ts fails when it is not what this script makes of the source.
+// Run it after changing the source: `node scripts/build-wasm.mjs`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import wabt from 'wabt';
+
+/** The binary wabt makes of a .wat source (SIMD on, no names section: the same bytes each time). */
+export async function assemble(path) {
+  const toolkit = await wabt();
+  const module = toolkit.parseWat(path, readFileSync(path, 'utf8'), { simd: true });
+  try {
+    module.validate();
+    return Buffer.from(module.toBinary({ write_debug_names: false }).buffer);
+  } finally {
+    module.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const source = new URL('../data/vector-scan.wat', import.meta.url);
+  const bytes = await assemble(source.pathname);
+  writeFileSync(new URL('../data/vector-scan.wasm', import.meta.url), bytes);
+  console.log(`data/vector-scan.wasm: ${bytes.length} bytes`);
+}

@@ -1,0 +1,84 @@
+// The vector scan (src/knowledge/vector-scan.ts): the WebAssembly kernel is what its source says,
+// runs here, and gives exactly the numbers of the JavaScript loop; without WebAssembly
+// (node --jitless) lore ranks and finds duplicates exactly as with it.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { dot, dotAt, VectorRows } from '../src/knowledge/vector-scan.js';
+import { lore } from './helpers/cli.js';
+import { prng } from './helpers/glob-fuzz.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { testEnv } from './helpers/temp.js';
+
+const WAT = fileURLToPath(new URL('../data/vector-scan.wat', import.meta.url));
+const WASM = new URL('../data/vector-scan.wasm', import.meta.url);
+
+/** rows × dims numbers in [-1, 1) from a seed, with some exact zeros and some tiny values. */
+function filled(matrix: VectorRows, seed: number): void {
+  const random = prng(seed);
+  for (let i = 0; i < matrix.data.length; i++) {
+    const r = random();
+    matrix.data[i] = r < 0.05 ? 0 : r < 0.1 ? (random() - 0.5) * 1e-30 : random() * 2 - 1;
+  }
+}
+
+describe('the vector scan', () => {
+  it('runs the kernel data/vector-scan.wasm, which is exactly what scripts/build-wasm.mjs makes of data/vector-scan.wat', async () => {
+    const { assemble } = (await import('../scripts/build-wasm.mjs')) as { assemble: (path: string) => Promise<Buffer> };
+    assert.ok((await assemble(WAT)).equals(readFileSync(WASM)), 'data/vector-scan.wasm is stale: run node scripts/build-wasm.mjs');
+    assert.deepEqual([new VectorRows(3, 100).kernel, new VectorRows(3, 100, { kernel: false }).kernel, new VectorRows(3, 6).kernel], [true, false, false]);
+  });
+
+  it('gives the same numbers as the JavaScript loop to the last bit, for every row and every range', () => {
+    for (const [rows, dims, seed] of [[1, 4, 1], [37, 100, 2], [1000, 100, 3], [64, 8, 4], [5, 1536, 5]] as const) {
+      const kernel = new VectorRows(rows, dims);
+      const loop = new VectorRows(rows, dims, { kernel: false });
+      filled(kernel, seed);
+      loop.data.set(kernel.data);
+      const random = prng(seed + 100);
+      for (let q = 0; q < 5; q++) {
+        const query = Float32Array.from({ length: dims }, () => random() * 2 - 1);
+        const from = q === 0 ? 0 : Math.floor(random() * rows);
+        const to = q === 0 ? rows : from + Math.floor(random() * (rows - from + 1));
+        const expected = Array.from({ length: to - from }, (_, k) => dotAt(query, loop.data, (from + k) * dims, dims));
+        assert.deepEqual([...kernel.scan(query, from, to)], expected, `${rows}×${dims}, rows ${from} to ${to}`);
+        assert.deepEqual([...loop.scan(query, from, to)], expected, `${rows}×${dims}, rows ${from} to ${to}, the loop`);
+      }
+    }
+  });
+
+  it('adds each product in float64, so its dot product is the exact sum where that sum is exact', () => {
+    const matrix = new VectorRows(2, 4);
+    matrix.data.set([0.5, 0.25, -2, 8, 1, 1, 1, 1]);
+    assert.deepEqual([...matrix.scan([2, 4, 0.5, 0.125])], [2, 6.625]);
+    assert.equal(dot(Float32Array.of(1, 2, 3, 4, 5), Float32Array.of(5, 4, 3, 2, 1)), 35);
+    // A width that is not a multiple of 4 runs the loop, and a query of another width is refused.
+    const odd = new VectorRows(1, 5);
+    odd.data.set([1, 2, 3, 4, 5]);
+    assert.deepEqual([...odd.scan([5, 4, 3, 2, 1])], [35]);
+    assert.throws(() => odd.scan([1, 2, 3]), { message: 'a query of 3 dimensions against rows of 5' });
+  });
+
+  it('leaves query and duplicates exactly as they are when Node has no WebAssembly (--jitless)', async (t) => {
+    const entries = [
+      entry({ id: 'rec-retry', title: 'Retry flaky uploads with backoff', description: 'Uploads to the object store fail now and then; retry them.' }),
+      entry({ id: 'rec-resend', title: 'Resend failed uploads after a pause', description: 'Transfers to storage sometimes fail; send them again later.' }),
+      entry({ id: 'learn-rotate', title: 'Rotate the database password', description: 'The credentials of the database expire every quarter.' }),
+      entry({ id: 'learn-secret', title: 'Change the stored login credentials', description: 'Passwords of the database are rotated by hand.' }),
+      entry({ id: 'pro-park', title: 'Never park in the loading bay', description: 'The car park closes at night.', priority: 'high' }),
+    ];
+    const { root } = await knowledgeStore(t, entries);
+    const run = async (args: string[], jitless: boolean): Promise<string> => {
+      const result = await lore([...args, '--json'], { cwd: root, env: testEnv(jitless ? { NODE_OPTIONS: '--jitless' } : {}) });
+      assert.equal(result.code, 0, result.stderr);
+      return result.stdout;
+    };
+    await run(['query', 'warm up'], false); // writes the entry-vector snapshot both runs below read
+    for (const args of [['query', 'send the storage transfers again'], ['duplicates', '--threshold', '0.5']]) {
+      const withKernel = await run(args, false);
+      assert.match(withKernel, /"(semantic similarity|similarity)/, `${args[0]} compares meanings`);
+      assert.equal(await run(args, true), withKernel, args[0]);
+    }
+  });
+});
