@@ -25,7 +25,7 @@ function filled(matrix: VectorRows, seed: number): void {
 
 describe('the vector scan', () => {
   it('runs the kernel data/vector-scan.wasm, which is exactly what scripts/build-wasm.mjs makes of data/vector-scan.wat', async () => {
-    const { assemble } = (await import('../scripts/build-wasm.mjs')) as { assemble: (path: string) => Promise<Buffer> };
+    const { assemble } = await import('../scripts/build-wasm.mjs');
     assert.ok((await assemble(WAT)).equals(readFileSync(WASM)), 'data/vector-scan.wasm is stale: run node scripts/build-wasm.mjs');
     assert.deepEqual([new VectorRows(3, 100).kernel, new VectorRows(3, 100, { kernel: false }).kernel, new VectorRows(3, 6).kernel], [true, false, false]);
   });

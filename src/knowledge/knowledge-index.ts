@@ -35,6 +35,8 @@ export interface EntryColumns {
   /** The position of the entry's type in APPLIED_KINDS. */
   type: Uint8Array;
   rank: Uint8Array;
+  /** EntryMeta.weight. */
+  weight: Float64Array;
   /** 1 when the entry applies in every context (appliesEverywhere): no need to read its applicability. */
   everywhere: Uint8Array;
 }
@@ -80,10 +82,11 @@ export function buildKnowledgeIndex(entries: readonly EntryWithStats[], matching
 
 /** The typed columns of the entries' metadata. */
 function columnsOf(meta: readonly EntryMeta[]): EntryColumns {
-  const columns: EntryColumns = { type: new Uint8Array(meta.length), rank: new Uint8Array(meta.length), everywhere: new Uint8Array(meta.length) };
+  const columns: EntryColumns = { type: new Uint8Array(meta.length), rank: new Uint8Array(meta.length), weight: new Float64Array(meta.length), everywhere: new Uint8Array(meta.length) };
   meta.forEach((m, doc) => {
     columns.type[doc] = APPLIED_KINDS.indexOf(m.type);
     columns.rank[doc] = m.rank;
+    columns.weight[doc] = m.weight;
     columns.everywhere[doc] = appliesEverywhere(m.applicability) ? 1 : 0;
   });
   return columns;

@@ -62,11 +62,21 @@ function disabledResult(): KnowledgeCheckResult {
   return { enabled: false, canProceed: true, blockers: [], warnings: [], recommendations: [], learnings: [], summary, checked: { prohibitions: 0, files: 0 } };
 }
 
-/** Sorts matches by priority, highest first, then by id; each rank computed once, not per comparison (a plan can match a thousand). */
-function sortByPriority(matches: ProhibitionMatch[]): void {
-  const ranked = matches.map((match) => ({ match, rank: priorityRank(match.knowledge.priority), id: match.knowledge.id }));
-  ranked.sort((a, b) => b.rank - a.rank || (a.id < b.id ? -1 : 1));
-  ranked.forEach((r, i) => (matches[i] = r.match));
+const byPriority = new WeakMap<KnowledgeIndex, number[]>();
+
+/**
+ * The index's prohibitions by priority, highest first, then by id: the order matches are listed
+ * in. Sorted once per index, so a check visits them in that order instead of sorting what a plan
+ * matched (a plan can match a thousand).
+ */
+function prohibitionsByPriority(index: KnowledgeIndex): number[] {
+  let order = byPriority.get(index);
+  if (order === undefined) {
+    const { rank } = index.columns;
+    order = [...index.plan.prohibitions].sort((a, b) => rank[b]! - rank[a]! || (index.meta[a]!.id < index.meta[b]!.id ? -1 : 1));
+    byPriority.set(index, order);
+  }
+  return order;
 }
 
 /** The check on an already built index (the daemon and benchmarks keep one). */
@@ -75,19 +85,19 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   if (!config.enabled) return disabledResult();
   const context = { projectId: task.projectId ?? options.projectId, agentType: task.agentType, now: options.now ?? new Date() };
   // Every applicable prohibition is checked, not only the best ranked: a match must never be missed.
-  // Only those a matched pattern, glob or keyword points to are visited, in document order.
+  // Only those a matched pattern, glob or keyword points to are visited, by priority then id.
   const time = context.now.getTime();
   const paths = plan.fileChanges.map((change) => normalisePath(change.path));
   const files = pathHits(index.plan, paths);
   const keywords = keywordHits(index.plan, plan.approach);
-  // The documents a path or keyword points to, marked; then the prohibitions in document order.
+  // The documents a path or keyword points to, marked; then the prohibitions in the order listed.
   const pointed = new Uint8Array(index.entries.length);
   for (const doc of files.docs) pointed[doc] = 1;
   for (const doc of keywords.docs) pointed[doc] = 1;
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   let prohibitions = 0;
-  for (const doc of index.plan.prohibitions) {
+  for (const doc of prohibitionsByPriority(index)) {
     if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
     prohibitions++;
     if (pointed[doc] !== 1) continue;
@@ -97,8 +107,6 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
     const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);
   }
-  sortByPriority(blockers);
-  sortByPriority(warnings);
   const related = await queryKnowledge(index, {
     taskDescription: `${task.description}\n${plan.approach}`,
     taskType: task.type,
