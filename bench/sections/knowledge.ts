@@ -3,7 +3,7 @@
 // relevance on the labelled paraphrase set, keyword only and semantic + keyword.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addFigure, addRow, ENTRIES, LORE, processBench, RUNS, task, type BenchContext } from '../harness.js';
+import { addFigure, addRow, ENTRIES, LORE, processBench, ROOT, RUNS, task, type BenchContext } from '../harness.js';
 import { taskAndPlan } from '../knowledge-input.mjs';
 
 interface KnowledgeFigures {
@@ -49,6 +49,7 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
 
   process.stderr.write('knowledge: whole CLI processes...\n');
   const description = taskAndPlan(1).task.description;
+  await processBench(`node + the ${ENTRIES} entry files' stamp alone (no cache read, no index, no ranking)`, [join(ROOT, 'bench/stamp-floor.mjs')], 'the floor of a lore process that trusts its caches', store);
   await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], 'figure', store);
   const config = join(store, '.knowledge/config.yaml');
   const text = readFileSync(config, 'utf8');
