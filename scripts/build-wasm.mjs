@@ -2,7 +2,9 @@
 // its source data/vector-scan.wat with wabt (the WebAssembly binary toolkit). The binary is kept
 // in the repository, as data/word-vectors.bin is, so lore runs it from src/ and dist/ alike with no
 // build step; tests/vector-scan.test.ts fails when it is not what this script makes of the source.
-// Run it after changing the source: `node scripts/build-wasm.mjs`.
+// Run it after changing the source: `node scripts/build-wasm.mjs`, then set KERNEL_SHA256 in
+// src/knowledge/vector-scan.ts to the sha256 it prints (lore runs no other kernel).
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import wabt from 'wabt';
 
@@ -22,5 +24,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const source = new URL('../data/vector-scan.wat', import.meta.url);
   const bytes = await assemble(source.pathname);
   writeFileSync(new URL('../data/vector-scan.wasm', import.meta.url), bytes);
-  console.log(`data/vector-scan.wasm: ${bytes.length} bytes`);
+  console.log(`data/vector-scan.wasm: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
 }

@@ -2,17 +2,29 @@
 // runs here, and gives exactly the numbers of the JavaScript loop; without WebAssembly
 // (node --jitless) lore ranks and finds duplicates exactly as with it.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dot, dotAt, VectorRows } from '../src/knowledge/vector-scan.js';
 import { lore } from './helpers/cli.js';
 import { prng } from './helpers/glob-fuzz.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
-import { testEnv } from './helpers/temp.js';
+import { tempDir, testEnv } from './helpers/temp.js';
 
 const WAT = fileURLToPath(new URL('../data/vector-scan.wat', import.meta.url));
 const WASM = new URL('../data/vector-scan.wasm', import.meta.url);
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+
+const ENTRIES = [
+  entry({ id: 'rec-retry', title: 'Retry flaky uploads with backoff', description: 'Uploads to the object store fail now and then; retry them.' }),
+  entry({ id: 'rec-resend', title: 'Resend failed uploads after a pause', description: 'Transfers to storage sometimes fail; send them again later.' }),
+  entry({ id: 'learn-rotate', title: 'Rotate the database password', description: 'The credentials of the database expire every quarter.' }),
+  entry({ id: 'learn-secret', title: 'Change the stored login credentials', description: 'Passwords of the database are rotated by hand.' }),
+  entry({ id: 'pro-park', title: 'Never park in the loading bay', description: 'The car park closes at night.', priority: 'high' }),
+];
 
 /** rows × dims numbers in [-1, 1) from a seed, with some exact zeros and some tiny values. */
 function filled(matrix: VectorRows, seed: number): void {
@@ -27,6 +39,8 @@ describe('the vector scan', () => {
   it('runs the kernel data/vector-scan.wasm, which is exactly what scripts/build-wasm.mjs makes of data/vector-scan.wat', async () => {
     const { assemble } = await import('../scripts/build-wasm.mjs');
     assert.ok((await assemble(WAT)).equals(readFileSync(WASM)), 'data/vector-scan.wasm is stale: run node scripts/build-wasm.mjs');
+    const sha256 = createHash('sha256').update(readFileSync(WASM)).digest('hex');
+    assert.match(readFileSync(new URL('../src/knowledge/vector-scan.ts', import.meta.url), 'utf8'), new RegExp(`^const KERNEL_SHA256 = '${sha256}';$`, 'm'), `KERNEL_SHA256 in src/knowledge/vector-scan.ts must be the kernel's: '${sha256}'`);
     assert.deepEqual([new VectorRows(3, 100).kernel, new VectorRows(3, 100, { kernel: false }).kernel, new VectorRows(3, 6).kernel], [true, false, false]);
   });
 
@@ -61,14 +75,7 @@ describe('the vector scan', () => {
   });
 
   it('leaves query and duplicates exactly as they are when Node has no WebAssembly (--jitless)', async (t) => {
-    const entries = [
-      entry({ id: 'rec-retry', title: 'Retry flaky uploads with backoff', description: 'Uploads to the object store fail now and then; retry them.' }),
-      entry({ id: 'rec-resend', title: 'Resend failed uploads after a pause', description: 'Transfers to storage sometimes fail; send them again later.' }),
-      entry({ id: 'learn-rotate', title: 'Rotate the database password', description: 'The credentials of the database expire every quarter.' }),
-      entry({ id: 'learn-secret', title: 'Change the stored login credentials', description: 'Passwords of the database are rotated by hand.' }),
-      entry({ id: 'pro-park', title: 'Never park in the loading bay', description: 'The car park closes at night.', priority: 'high' }),
-    ];
-    const { root } = await knowledgeStore(t, entries);
+    const { root } = await knowledgeStore(t, ENTRIES);
     const run = async (args: string[], jitless: boolean): Promise<string> => {
       const result = await lore([...args, '--json'], { cwd: root, env: testEnv(jitless ? { NODE_OPTIONS: '--jitless' } : {}) });
       assert.equal(result.code, 0, result.stderr);
@@ -79,6 +86,56 @@ describe('the vector scan', () => {
       const withKernel = await run(args, false);
       assert.match(withKernel, /"(semantic similarity|similarity)/, `${args[0]} compares meanings`);
       assert.equal(await run(args, true), withKernel, args[0]);
+    }
+  });
+
+  it('refuses a range outside its rows, so the kernel never writes past its results into them', () => {
+    for (const kernel of [true, false]) {
+      const matrix = new VectorRows(4, 4, { kernel });
+      matrix.data.set([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]);
+      const query = [1, 1, 1, 1];
+      for (const [from, to] of [[2, 7], [-1, 2], [1.5, 3], [0, NaN], [5, 5]]) {
+        assert.throws(() => matrix.scan(query, from, to), { name: 'RangeError', message: `rows ${from} to ${to} of a matrix of 4 rows` }, `kernel ${kernel}: ${from} to ${to}`);
+      }
+      assert.deepEqual([...matrix.data], [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4], `kernel ${kernel}: the rows are as they were`);
+      // An empty range, anywhere from 0 to the end, and one ending before it starts, is nothing.
+      assert.deepEqual([[...matrix.scan(query, 4, 4)], [...matrix.scan(query, 0, 0)], [...matrix.scan(query, 3, 1)], [...matrix.scan(query, 2)]], [[], [], [], [12, 16]]);
+    }
+    assert.throws(() => new VectorRows(-1, 4), { name: 'RangeError', message: 'a matrix of -1 rows of 4 dimensions' });
+    assert.throws(() => new VectorRows(2, 0.5), { name: 'RangeError', message: 'a matrix of 2 rows of 0.5 dimensions' });
+  });
+
+  it('runs the JavaScript loop when data/vector-scan.wasm is missing or damaged, and lore answers the same', async (t) => {
+    // A copy of the package (its node_modules linked) whose kernel file is then damaged.
+    const pkg = tempDir(t, 'lore-pkg-');
+    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
+    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+    const kernelFile = join(pkg, 'data/vector-scan.wasm');
+    const bytes = readFileSync(kernelFile);
+    // A valid module that subtracts where the kernel adds (f64x2.add is 0xfd 0xf0 0x01, f64x2.sub 0xfd 0xf1 0x01).
+    const subtracting = Buffer.from(bytes);
+    subtracting[subtracting.indexOf(Buffer.from([0xfd, 0xf0, 0x01])) + 1] = 0xf1;
+    assert.ok((globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(subtracting));
+    const { root } = await knowledgeStore(t, ENTRIES);
+    const run = (bin: string, args: string[]): Promise<string> => new Promise((resolve, reject) => {
+      execFile(process.execPath, [bin, ...args, '--json'], { cwd: root, env: testEnv() }, (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(`${args.join(' ')}: ${stderr}`))));
+    });
+    await run(join(PACKAGE, 'bin/lore.js'), ['query', 'warm up']); // writes the entry-vector snapshot every run below reads
+    const commands = [['query', 'send the storage transfers again'], ['duplicates', '--threshold', '0.5']];
+    const expected = await Promise.all(commands.map((args) => run(join(PACKAGE, 'bin/lore.js'), args)));
+    const cases: Array<[string, () => void]> = [
+      ['a subtraction for an addition', () => writeFileSync(kernelFile, subtracting)],
+      ['cut short', () => writeFileSync(kernelFile, bytes.subarray(0, 100))],
+      ['missing', () => rmSync(kernelFile)],
+    ];
+    for (const [name, damage] of cases) {
+      damage();
+      // The copy's module, loaded afresh for each case (the query part makes it another module).
+      const copy = (await import(`${pathToFileURL(join(pkg, 'dist/knowledge/vector-scan.js')).href}?${encodeURIComponent(name)}`)) as typeof import('../src/knowledge/vector-scan.js');
+      const matrix = new copy.VectorRows(2, 4);
+      matrix.data.set([1, 2, 3, 4, 5, 6, 7, 8]);
+      assert.deepEqual([matrix.kernel, [...matrix.scan([1, 1, 1, 1])]], [false, [10, 26]], name);
+      for (const [k, args] of commands.entries()) assert.equal(await run(join(pkg, 'bin/lore.js'), args), expected[k], `${name}: ${args[0]}`);
     }
   });
 });

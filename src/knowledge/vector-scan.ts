@@ -5,9 +5,15 @@
 // (node --jitless, an old CPU), or the width is not a multiple of 4, the loop below does the same
 // work: the same float64 products added in the same order, so both give the same numbers to the
 // last bit (tests/vector-scan.test.ts).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const KERNEL = new URL('../../data/vector-scan.wasm', import.meta.url);
+/**
+ * The sha256 of the kernel lore was tested with (tests/vector-scan.test.ts fails when it is not the
+ * file's). A damaged file can still be a valid module that adds wrong, traps or never returns.
+ */
+const KERNEL_SHA256 = 'f3db1767ea2559116d75a6e62d84ca103bb2fa27c8015cce16efd9f43d3355d1';
 
 type Scan = (query: number, matrix: number, rows: number, dims: number, out: number) => void;
 
@@ -25,12 +31,18 @@ let kernel: object | null | undefined;
 function compiledKernel(): object | null {
   if (kernel === undefined) {
     try {
-      kernel = new wasm!.Module(readFileSync(KERNEL));
+      const bytes = readFileSync(KERNEL);
+      kernel = createHash('sha256').update(bytes).digest('hex') === KERNEL_SHA256 ? new wasm!.Module(bytes) : null;
     } catch {
       kernel = null; // no WebAssembly, no SIMD, or no kernel file: the loop below
     }
   }
   return kernel;
+}
+
+/** Whether `n` can count rows or dimensions: a whole number from 0 on. */
+function isCount(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0;
 }
 
 /** The dot product of `query` with the row of `matrix` at `offset`, added as the kernel adds it. */
@@ -76,6 +88,7 @@ export class VectorRows {
 
   /** `kernel: false` uses the JavaScript loop even where the kernel runs (tests compare the two). */
   constructor(readonly rows: number, readonly dims: number, options: { kernel?: boolean } = {}) {
+    if (!isCount(rows) || !isCount(dims)) throw new RangeError(`a matrix of ${rows} rows of ${dims} dimensions`);
     const module = options.kernel === false || dims % 4 !== 0 ? null : compiledKernel();
     if (module !== null) {
       // The query (float64), the results (float64), then the rows, in one memory of their own.
@@ -104,10 +117,13 @@ export class VectorRows {
 
   /**
    * The dot products of `query` (`dims` numbers) with rows `from` to `to - 1`, at 0 to
-   * `to - from - 1` of the array returned, which the next scan overwrites.
+   * `to - from - 1` of the array returned, which the next scan overwrites (nothing when `to` is
+   * not past `from`).
    */
   scan(query: ArrayLike<number>, from = 0, to = this.rows): Float64Array {
     if (query.length !== this.dims) throw new RangeError(`a query of ${query.length} dimensions against rows of ${this.dims}`);
+    // The kernel writes a result per row of the range, right before the rows: one past the end would overwrite the first.
+    if (!isCount(from) || !isCount(to) || from > this.rows || to > this.rows) throw new RangeError(`rows ${from} to ${to} of a matrix of ${this.rows} rows`);
     const count = Math.max(0, to - from);
     if (this.run !== undefined) {
       this.query.set(query);
