@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { frameSnapshot } from '../src/knowledge/_snapshot.js';
 import { computeEntryVectors, parseEntryVectors, serializeEntryVectors, vectorSnapshotKey } from '../src/knowledge/entry-vectors.js';
-import { dot } from '../src/knowledge/vector-scan.js';
+import { dot, VectorRows } from '../src/knowledge/vector-scan.js';
 import { embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
 import { renderRecord } from '../src/store/write.js';
 import { loreJson } from './helpers/cli.js';
@@ -55,7 +56,7 @@ describe('the entry-vector snapshot', () => {
   it('holds exactly the vectors it was made from, and is ignored when foreign, truncated or damaged', () => {
     const matrix = computeEntryVectors(ENTRIES, vectors);
     const bytes = serializeEntryVectors(matrix, KEY);
-    const parsed = parseEntryVectors(bytes, KEY)!;
+    const parsed = parseEntryVectors(bytes, KEY, 100)!;
     assert.deepEqual([parsed.rows, parsed.dims, [...parsed.data]], [2, 100, [...matrix.data]]);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
@@ -64,8 +65,9 @@ describe('the entry-vector snapshot', () => {
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['a flipped bit in the body', flipped, KEY],
       ['empty', Buffer.alloc(0), KEY],
+      ['rows of another width', serializeEntryVectors(new VectorRows(1, 200), KEY), KEY],
     ];
-    for (const [name, damaged, key] of cases) assert.equal(parseEntryVectors(damaged, key), undefined, name);
+    for (const [name, damaged, key] of cases) assert.equal(parseEntryVectors(damaged, key, 100), undefined, name);
   });
 
   it('is written by a query, read by the next process, and rewritten when an entry changes', async (t) => {
@@ -87,6 +89,25 @@ describe('the entry-vector snapshot', () => {
     writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), renderRecord('recommendation', { ...ENTRIES[0]!, title: 'Old cached data goes stale' }));
     assert.deepEqual(await query(), { computed: 2, ids: ['rec-retry', 'learn-cache'] });
     assert.notDeepEqual(readFileSync(join(root, SNAPSHOT)), written);
+  });
+
+  it('is ignored and rebuilt when its header gives a shape its body only seems to fit', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES);
+    const query = async (): Promise<number> => {
+      const result = await loreJson<{ semantic: { computed: number } }>(['query', 'stale cached data', '--json'], { cwd: root });
+      assert.equal(result.code, 0, result.stderr);
+      return result.json.semantic.computed;
+    };
+    assert.equal(await query(), 2);
+    const written = readFileSync(join(root, SNAPSHOT));
+    const { format, key } = JSON.parse(written.toString('utf8', 4, 4 + written.readUInt32LE(0))) as { format: string; key: string };
+    // Each has the key and a body of 4 × size × dims bytes whose sum is right: only the shape is wrong.
+    const shapes: Array<[number, number, number]> = [[0, 2 ** 32, 0], [-1, -4, 16], [0.5, 8, 16], [1, 2, 8], [1, 200, 800], [0.5, 100, 200]];
+    for (const [size, dims, bytes] of shapes) {
+      writeFileSync(join(root, SNAPSHOT), frameSnapshot({ format, key, size, dims }, Buffer.alloc(bytes)));
+      assert.equal(await query(), 2, `${size} rows of ${dims}`);
+      assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written, `${size} rows of ${dims}: rewritten`);
+    }
   });
 
   it('is never read or written through a symlink', async (t) => {

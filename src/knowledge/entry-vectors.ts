@@ -49,11 +49,12 @@ export function serializeEntryVectors(matrix: VectorRows, key: string): Buffer {
   return frameSnapshot({ format: FORMAT, key, size: matrix.rows, dims: matrix.dims }, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
-/** The vectors held by `bytes` when they are a whole, undamaged snapshot made under `key`; otherwise undefined. */
-export function parseEntryVectors(bytes: Buffer, key: string): VectorRows | undefined {
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => 4 * header.size * header.dims);
+/** The vectors held by `bytes` when they are a whole, undamaged snapshot of `dims`-wide vectors made under `key`; otherwise undefined. */
+export function parseEntryVectors(bytes: Buffer, key: string, dims: number): VectorRows | undefined {
+  // The sum covers the body, not the header: a shape that is not whole rows of `dims` reads as damaged, before anything is allocated for it.
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 ? 4 * header.size * dims : -1));
   if (framed === undefined) return undefined;
-  const { size, dims } = framed.header;
+  const { size } = framed.header;
   const matrix = new VectorRows(size, dims);
   matrix.data.set(new Float32Array(framed.body.buffer, framed.body.byteOffset, size * dims));
   return matrix;
@@ -67,8 +68,8 @@ export function parseEntryVectors(bytes: Buffer, key: string): VectorRows | unde
 export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: VectorRows; computed: number }> {
   const key = vectorSnapshotKey(identity, vectors);
   const bytes = readSnapshotFile(snapshotPath(root));
-  const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key);
-  if (cached !== undefined && cached.rows === size && cached.dims === vectors.dims) return { matrix: cached, computed: 0 };
+  const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
+  if (cached !== undefined && cached.rows === size) return { matrix: cached, computed: 0 };
   const matrix = computeEntryVectors(entries(), vectors);
   await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, key));
   return { matrix, computed: size };
