@@ -6,6 +6,7 @@
 // src/knowledge/vector-scan.ts to the sha256 it prints (lore runs no other kernel).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import wabt from 'wabt';
 
 /** The binary wabt makes of a .wat source (SIMD on, no names section: the same bytes each time). */
@@ -20,9 +21,9 @@ export async function assemble(path) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const source = new URL('../data/vector-scan.wat', import.meta.url);
-  const bytes = await assemble(source.pathname);
+// Compared as URLs, and read by path: a checkout under a folder with a space or a non-ASCII letter has them percent-encoded in its URL.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const bytes = await assemble(fileURLToPath(new URL('../data/vector-scan.wat', import.meta.url)));
   writeFileSync(new URL('../data/vector-scan.wasm', import.meta.url), bytes);
   console.log(`data/vector-scan.wasm: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
 }

@@ -44,6 +44,18 @@ describe('the vector scan', () => {
     assert.deepEqual([new VectorRows(3, 100).kernel, new VectorRows(3, 100, { kernel: false }).kernel, new VectorRows(3, 6).kernel], [true, false, false]);
   });
 
+  it('is built by scripts/build-wasm.mjs in a checkout under a folder with a space and a non-ASCII letter', async (t) => {
+    const checkout = join(tempDir(t), 'my lore ü');
+    for (const part of ['scripts/build-wasm.mjs', 'data/vector-scan.wat']) cpSync(join(PACKAGE, part), join(checkout, part));
+    symlinkSync(join(PACKAGE, 'node_modules'), join(checkout, 'node_modules'));
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['scripts/build-wasm.mjs'], { cwd: checkout, env: testEnv() }, (error, out, stderr) => (error === null ? resolve(out) : reject(new Error(stderr))));
+    });
+    const bytes = readFileSync(WASM);
+    assert.equal(stdout, `data/vector-scan.wasm: 286 bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}\n`);
+    assert.deepEqual(readFileSync(join(checkout, 'data/vector-scan.wasm')), bytes);
+  });
+
   it('gives the same numbers as the JavaScript loop to the last bit, for every row and every range', () => {
     for (const [rows, dims, seed] of [[1, 4, 1], [37, 100, 2], [1000, 100, 3], [64, 8, 4], [5, 1536, 5]] as const) {
       const kernel = new VectorRows(rows, dims);
