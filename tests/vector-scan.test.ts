@@ -74,6 +74,27 @@ describe('the vector scan', () => {
     }
   });
 
+  it('gives the same numbers for NaN, infinities, -0, float32 denormals and overflow, and when its memory ends at the last row', () => {
+    const special = [NaN, Infinity, -Infinity, -0, 0, 1e-45, -1.4e-40, 3.4e38, -3.4e38, 1, -1];
+    const kinds = new Set<string>();
+    // 1365 rows of 8: 8 × 8 + 8 × 1365 + 4 × 1365 × 8 bytes, exactly one page: the last row ends the memory.
+    for (const [rows, dims, seed] of [[40, 4, 6], [12, 4096, 7], [1365, 8, 8]] as const) {
+      const kernel = new VectorRows(rows, dims);
+      const loop = new VectorRows(rows, dims, { kernel: false });
+      const random = prng(seed);
+      const value = (): number => (random() < 0.1 ? special[Math.floor(random() * special.length)]! : (random() - 0.5) * 10 ** Math.floor(random() * 60 - 30));
+      for (let i = 0; i < kernel.data.length; i++) kernel.data[i] = value();
+      loop.data.set(kernel.data);
+      // A query of float64 numbers, some past the float32 range (1e300 × 3.4e38 is Infinity in both).
+      for (const query of [Float32Array.from({ length: dims }, value), Array.from({ length: dims }, () => value() * (random() < 0.2 ? 1e300 : 1))]) {
+        const expected = [...loop.scan(query)];
+        assert.deepEqual([...kernel.scan(query)], expected, `${rows}×${dims}`);
+        for (const x of expected) kinds.add(Number.isNaN(x) ? 'NaN' : Number.isFinite(x) ? 'finite' : 'infinite');
+      }
+    }
+    assert.deepEqual([...kinds].sort(), ['NaN', 'finite', 'infinite'], 'the inputs reach every kind of result');
+  });
+
   it('adds each product in float64, so its dot product is the exact sum where that sum is exact', () => {
     const matrix = new VectorRows(2, 4);
     matrix.data.set([0.5, 0.25, -2, 8, 1, 1, 1, 1]);
