@@ -62,8 +62,27 @@ export function baseEntry(next: () => number, kind: string, i: number): Record<s
   return entry;
 }
 
-/** Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with content regexes), 35% learnings. */
-export async function generateStore(root: string, count: number): Promise<GeneratedStore> {
+/**
+ * Text as people and agents write it, which lore stores in forms its line reader leaves to yaml:
+ * details of paragraphs with a list and inline code (block scalars), worked examples, and titles
+ * with quotes, colons and numbers (quoted scalars).
+ */
+function enrich(next: () => number, entry: Record<string, unknown>): void {
+  if (next() < 0.4) {
+    entry.details = `${words(next, 30)}.\n\n- ${words(next, 8)} with \`${words(next, 1)}()\`\n- ${words(next, 8)}\n\n${words(next, 25)}: see #${Math.floor(next() * 900) + 100}.`;
+  }
+  if (next() < 0.15) {
+    entry.examples = [{ scenario: words(next, 10), badApproach: `for (;;) {\n  await ${words(next, 1)}();\n}`, goodApproach: `await retry(() => ${words(next, 1)}(), { attempts: 3 });`, outcome: `${words(next, 12)}.` }];
+  }
+  if (next() < 0.3) entry.title = `Use "${words(next, 2)}" ${Math.floor(next() * 9) + 2} times: ${words(next, 4)}`;
+}
+
+/**
+ * Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with
+ * content regexes), 35% learnings; `rich`: some with multi-line details, examples and quoted
+ * titles (enrich), a store the line reader cannot read alone.
+ */
+export async function generateStore(root: string, count: number, options: { rich?: boolean } = {}): Promise<GeneratedStore> {
   const next = rng(42);
   await initStore(root);
   let prohibitions = 0;
@@ -71,6 +90,7 @@ export async function generateStore(root: string, count: number): Promise<Genera
     const roll = next();
     const kind = roll < 0.5 ? 'recommendation' : roll < 0.65 ? 'prohibition' : 'learning';
     const entry = baseEntry(next, kind, i);
+    if (options.rich === true) enrich(next, entry);
     if (kind === 'prohibition') {
       prohibitions++;
       if (next() < 0.5) entry.globs = [`src/${WORDS[i % WORDS.length]}/**/*.secret`];

@@ -130,7 +130,7 @@ describe('the plain YAML reader', () => {
     ['a: ~\n', false], ['a: Null\n', true], ['a: nULL\n', true], ['a: TRUE\n', true], ['a: yes\n', true], ['a: y\n', true], ['a: e5\n', true],
     ['a: foo: bar\n', false], ['a: foo #c\n', false], ['a: foo#c\n', true], ['a: http://x.y/z\n', true], ['a: x:\n', false],
     ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', false], ['a: - x\n', false], ['a: "x\\u0041"\n', false], ["a: 'it''s \"x\"'\n", true], ["a: ''\n", true], ["a: 'x''\n", false], ["a: 'x' y\n", false], ["a: 'é\\n'\n", true], ["a: '\t'\n", false],
-    ['a: |\n  x\n', false], ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
+    ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
     ['a: x ! & * | > % @ ` \' " \\\n', true], ['a: x\\ny\n', true], ['a: [1, 2]\n', true], ['a: [1,2]\n', false], ['a: [x]\n', false],
     ['a: []\n', true], ['a: {}\n', false], ['a:\n  - x\n  - 2\n  - "3"\nb: c\n', true], ['a:\n- x\n', false], ['a:\n', false],
     ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', false], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
@@ -140,6 +140,15 @@ describe('the plain YAML reader', () => {
     ['---\na: 1\n', false], ['a: 1\n...\n', false], ['a: 1\n---\nb: 2\n', false], ['%YAML 1.1\n---\na: 1\n', false],
     ['a: é\n', false], ['a: "é 😀"\n', true], ['a: "\ud800"\n', false], ['a: "\u2028"\n', false], ['a: "\t"\n', false], ['a: x\ty\n', false],
     [`${'k'.repeat(128)}: x\n`, true], [`${'k'.repeat(129)}: x\n`, false], ['a: <<\n', false], ['<<: x\n', false], ['a1_B: x\n', true], ['1a: x\n', false],
+    // Literal blocks, as yaml writes text of several lines.
+    ['a: |-\n  x\n', true], ['a: |\n  x\n', true], ['a: |-\n  x', true], ['a: |\n  x', false], ['a: |+\n  x\n', false], ['a: |2-\n   x\n', false],
+    ['a: |-\n   x\n', false], ['a: |-\n  x\n   y\n  z\n', true], ['a: |-\n  x\n\n  y\n', true], ['a: |-\n  x\n \n  y\n', false], ['a: |-\n  x\n\t\n', false],
+    ['a: |-\n  x\n\n\nb: 1\n', true], ['a: |\n  x\n\n\nb: 1\n', true], ['a: |\n  x\n\n', true], ['a: |-\n\n  x\n', true], ['a: |-\nb: 1\n', false], ['a: |-\n', false],
+    ['a: |-\n  # not a comment\n  - x: y\n  "q" \'r\' : #\n', true], ['a: |-\n  x\ty\n  \tz\n', true], ['a: |-\n  \tx\n', false], ['a: |-\n  x \n', true],
+    ['a: |-\n  é 😀\n', true], ['a: |-\n  \u2028\n', false], ['a: |-\n  \ud800\n', false], ['a: |-\n  x\u0085y\n', false], ['a: |-\n  x\n# c\n', false], ['a: |-\n  x\n  ---\n  ...\n', true],
+    ['a: |- \n  x\n', false], ['a: |-  # c\n  x\n', false], ['a: |-\n x\n', false], ['a: |-\n  x\n y\n', false],
+    ['a:\n  - b: |-\n      x\n      y\n    c: d\n', true], ['a:\n  - b: |-\n      x\n  - c: |\n      y\n\ne: f\n', true], ['a:\n  - b: 1\n    c: |-\n      x\n', true],
+    ['a:\n  - b: |-\n     x\n', false], ['a:\n  - b: |-\n       x\n', false], ['a:\n  - |-\n    x\n', false], ['a:\n  - b: |-\n      x\n     y\n', false],
   ];
   for (const [text, taken] of cases) {
     it(`${taken ? 'reads as yaml does' : 'leaves to the parser'}: ${JSON.stringify(text)}`, () => {
@@ -162,8 +171,24 @@ describe('the plain YAML reader', () => {
       return `${pick(['a', 'b', 'x', 'T'])}${text()}`;
     };
     const key = (): string => (random() < 0.9 ? `${pick(['a', 'b', 'title', 'on', 'y', 'n', 'k9', 'f_g'])}${Math.floor(random() * 50)}` : pick(['a', 'on', 'true', 'null', '__proto__', 'é', '1', '-a', 'a b']));
+    // A literal block: mostly as yaml writes one, now and then another header, a line off, or a line of spaces.
+    const blockPieces = [...pieces, '    ', '\t', '- x', '# c', 'a: b', '---'];
+    const block = (indent: number): string => {
+      const header = random() < 0.85 ? pick(['|-', '|']) : pick(['|+', '|2-', '>-', '|- ', '|-#', '']);
+      const body = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, n) => {
+        const r = random();
+        if (r < 0.1) return '';
+        if (r < 0.13) return pick([' ', '  ', '\t', ' '.repeat(indent + 1)]);
+        const margin = random() < 0.93 ? indent : pick([indent - 1, indent + 1, indent + 2]);
+        const first = n === 0 && random() < 0.9 ? pick(['x', 'A', '1', '-', '#', '"', "'", 'é']) : '';
+        return `${' '.repeat(Math.max(0, margin))}${first}${Array.from({ length: Math.floor(random() * 4) }, () => pick(blockPieces)).join('')}`;
+      });
+      return [header, ...body, ...(random() < 0.2 ? [''] : [])].join('\n');
+    };
     const line = (): string => {
       const r = random();
+      if (r < 0.08) return `${key()}: ${block(2)}`;
+      if (r < 0.12) return [`${key()}:`, `  - ${key()}: ${random() < 0.5 ? block(6) : scalar()}`, `    ${key()}: ${block(6)}`].join('\n');
       if (r < 0.5) return `${key()}: ${scalar()}`;
       if (r < 0.6) return `${key()}:`;
       if (r < 0.7) return `  - ${scalar()}`;
@@ -178,15 +203,17 @@ describe('the plain YAML reader', () => {
     };
     let taken = 0;
     let withMaps = 0;
+    let withBlocks = 0;
     for (let n = 0; n < 20_000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 6) }, line);
       const text = lines.join(random() < 0.05 ? '\r\n' : '\n') + (random() < 0.9 ? '\n' : '');
       if (sameAsYaml(text)) {
         taken++;
         if (readPlainYaml(text)!.depth === 3) withMaps++;
+        if (/: \|/.test(text)) withBlocks++;
       }
     }
     // The check above means something only if many texts were taken.
-    assert.ok(taken > 2000 && withMaps > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists`);
+    assert.ok(taken > 2000 && withMaps > 200 && withBlocks > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists, ${withBlocks} with blocks`);
   });
 });

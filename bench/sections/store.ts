@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateStore } from '../generate.js';
 import { addRow, ENTRIES, exec, LORE, processBench, rows, RSS_HOOK, RUNS, task, type BenchContext } from '../harness.js';
 
 /** An empty store in a new git repository (with a git user, as a team's clone has). */
@@ -53,6 +54,12 @@ export async function storeBench({ dir, store }: BenchContext): Promise<void> {
 
   process.stderr.write(`cold load + validate of ${ENTRIES} entries...\n`);
   await processBench(`lore validate, ${ENTRIES} entries (whole process, no cache)`, [LORE, 'validate'], 'figure', store);
+  // The same entries as people and agents write them: 40% with details of several lines, 15% with
+  // an example, 30% with quotes in the title (generate.ts, enrich).
+  const rich = join(dir, 'rich');
+  await generateStore(rich, ENTRIES, { rich: true });
+  await processBench(`lore validate, ${ENTRIES} entries, with multi-line details, examples and quoted titles (whole process, no cache)`, [LORE, 'validate'], 'under 2 s on 2 cores', rich);
+  rmSync(rich, { recursive: true, force: true });
   const loads: number[] = [];
   let peak = 0;
   for (let i = 0; i < RUNS; i++) {

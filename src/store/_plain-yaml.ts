@@ -1,9 +1,10 @@
 // The narrow YAML that lore writes (canonical.ts), read line by line without the YAML parser: a
 // mapping of scalars, of lists of scalars and of lists of flat mappings (an entry's examples), one
-// scalar per line. yaml's parser takes about 0.2 ms for a record, most of a cold `lore validate`
+// scalar per line, or text of several lines in a literal block (`|-` or `|`). yaml's parser takes about 0.2 ms for a record, most of a cold `lore validate`
 // of 10,000 records; these lines take a few microseconds. Only forms that read the same as yaml
 // reads them (YAML 1.2, core schema) are taken; for any other line (deeper nesting, block scalars,
-// comments after the first key, CRLF, tabs, non-ASCII plain text, repeated keys...)
+// comments after the first key, CRLF, tabs, non-ASCII plain text, repeated keys, a block with an
+// indentation or keep indicator, a line of spaces...)
 // readPlainYaml gives undefined and the parser reads the whole text. tests/plain-yaml.test.ts
 // holds every form, and random texts, against yaml's reading.
 
@@ -41,6 +42,13 @@ const PLAIN_TEXT = /^[A-Za-z_][\x20-\x7e]*$/;
 const QUOTED = /^"(?:[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff]|\\["\\/bfnrt])*"$/;
 /** A single-quoted scalar (yaml writes one for text holding `"`): `''` stands for `'`, nothing else is escaped. */
 const SINGLE_QUOTED = /^'(?:[^'\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff]|'')*'$/;
+/** A line of a literal block past its indentation: printable text as in QUOTED, tabs allowed, not starting with a space or tab. */
+const BLOCK_LINE = /^(?:[^\x00-\x20\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff])(?:[^\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+/** The same, where it may start with spaces or a tab (after the block's first line, which sets the indentation). */
+const BLOCK_TEXT = /^(?:[^\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+/** A line of spaces and tabs only: inside a block, yaml reads it by rules this reader leaves to it. */
+const BLANK = /^[ \t]+$/;
+
 /** The core schema's words for null and the booleans. */
 const WORDS = new Map<string, unknown>([
   ['null', null], ['Null', null], ['NULL', null],
@@ -79,6 +87,37 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
   const value: Record<string, unknown> = {};
   const plain: PlainScalar[] = [];
   let depth = 1;
+  /**
+   * The text of a literal block (`|-`: no final line break, or `|`: one) whose lines follow line i,
+   * each indented `indent` spaces past its key's indentation, the first with no more; i moves to
+   * its last line (trailing empty lines included). OTHER for any other block or header.
+   */
+  const block = (header: string, indent: number): string | typeof OTHER => {
+    if (header !== '|-' && header !== '|') return OTHER;
+    const margin = ' '.repeat(indent);
+    const content: string[] = [];
+    let last = -1; // the last line with text
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j]!;
+      if (line === '') {
+        content.push('');
+        continue;
+      }
+      if (BLANK.test(line)) return OTHER;
+      if (!line.startsWith(margin)) break;
+      const rest = line.slice(indent);
+      if (!(last === -1 ? BLOCK_LINE : BLOCK_TEXT).test(rest)) return OTHER;
+      content.push(rest);
+      last = content.length - 1;
+    }
+    if (last === -1) return OTHER;
+    // `|` keeps the last line's break, which a text ending there without one does not have.
+    if (header === '|' && j === lines.length && last === content.length - 1 && !text.endsWith('\n')) return OTHER;
+    i = j - 1;
+    const body = content.slice(0, last + 1).join('\n');
+    return header === '|' ? `${body}\n` : body;
+  };
   /** The `key: scalar` lines of a list item from line i on (the first after `  - `), as a mapping. */
   const itemMap = (first: RegExpExecArray): Record<string, unknown> | undefined => {
     const map: Record<string, unknown> = {};
@@ -86,7 +125,7 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
       const key = match[1]!;
       if (!newKey(map, key)) return undefined;
       plain.push({ source: key, value: key, line: i + 1, column: ITEM.length + 1 });
-      const item = scalar(match[2]!, i + 1, ITEM.length + key.length + 3, plain);
+      const item = match[2]!.startsWith('|') ? block(match[2]!, ITEM_MAP.length + 2) : scalar(match[2]!, i + 1, ITEM.length + key.length + 3, plain);
       if (item === OTHER) return undefined;
       map[key] = item;
       if (i + 1 === lines.length || !lines[i + 1]!.startsWith(ITEM_MAP)) return map;
@@ -129,7 +168,7 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
       value[key] = numbers;
       depth = Math.max(depth, 2);
     } else {
-      const item = scalar(rest, i + 1, key.length + 3, plain);
+      const item = rest.startsWith('|') ? block(rest, 2) : scalar(rest, i + 1, key.length + 3, plain);
       if (item === OTHER) return undefined;
       value[key] = item;
     }
