@@ -73,7 +73,9 @@ function prohibitionsByPriority(index: KnowledgeIndex): number[] {
   let order = byPriority.get(index);
   if (order === undefined) {
     const { rank } = index.columns;
-    order = [...index.plan.prohibitions].sort((a, b) => rank[b]! - rank[a]! || (index.meta[a]!.id < index.meta[b]!.id ? -1 : 1));
+    const id = (doc: number): string => index.meta[doc]!.id;
+    // Two files may hold one id (an invalid store still checks): document order settles them.
+    order = [...index.plan.prohibitions].sort((a, b) => rank[b]! - rank[a]! || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : a - b));
     byPriority.set(index, order);
   }
   return order;
