@@ -158,29 +158,30 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   // A plain loop: forEach over a Float64Array boxes every similarity into a heap number.
   const { scores: similarities, floor } = semantic;
   if (similarities !== undefined) for (let k = 0; k < similarities.length; k++) maxSemantic = Math.max(maxSemantic, similarities[k]! - floor);
+  // The share of an entry's meaning in its relevance: how far its similarity rises above the floor
+  // against the best match's, when that is at least SEMANTIC_CUT; 0 otherwise.
+  const meaningOf = (similarity: number): number => {
+    const share = similarity > 0 && maxSemantic > 0 ? (similarity - floor) / maxSemantic : 0;
+    return share >= SEMANTIC_CUT ? share : 0;
+  };
   // Scores stay plain numbers until the winners are known; only they become result objects.
   const scores = new Float64Array(applicable.length);
-  // The similarity of each entry whose meaning counted (0 for the rest), for its reasons.
-  const counted = new Float64Array(applicable.length);
   const { weight } = columns;
   for (let k = 0; k < applicable.length; k++) {
     const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
-    let relevance = normalised;
-    if (similarities !== undefined) {
-      const similarity = similarities[k]!;
-      const share = similarity > 0 && maxSemantic > 0 ? (similarity - floor) / maxSemantic : 0;
-      const meaning = share >= SEMANTIC_CUT ? share : 0;
-      if (meaning > 0) counted[k] = similarity;
-      relevance = (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaning;
-    }
+    const relevance = similarities === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaningOf(similarities[k]!);
     scores[k] = relevance * weight[applicable[k]!]!;
   }
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
-  const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => ({
-    ...index.entries.at(applicable[k]!)!,
-    score: round(scores[k]!),
-    reasons: reasonsFor(index, signals, applicable[k]!, counted[k]!),
-  }));
+  const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => {
+    // The similarity is a reason only when the entry's meaning counted.
+    const similarity = similarities === undefined ? 0 : similarities[k]!;
+    return {
+      ...index.entries.at(applicable[k]!)!,
+      score: round(scores[k]!),
+      reasons: reasonsFor(index, signals, applicable[k]!, meaningOf(similarity) > 0 ? similarity : 0),
+    };
+  });
   const result = { recommendations: pick('recommendation'), prohibitions: pick('prohibition'), learnings: pick('learning') };
   const selected = [...result.prohibitions, ...result.recommendations, ...result.learnings];
   return {
