@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import YAML, { isScalar, LineCounter, visit } from 'yaml';
 import { readPlainYaml, type PlainScalar } from '../src/store/_plain-yaml.js';
 import { parseText } from '../src/store/parse.js';
+import { renderRecord } from '../src/store/write.js';
 import { prng } from './helpers/glob-fuzz.js';
 
 /** What yaml reads: value, problems and plain scalars in document order, as parse.ts meets them. */
@@ -215,5 +216,44 @@ describe('the plain YAML reader', () => {
     }
     // The check above means something only if many texts were taken.
     assert.ok(taken > 2000 && withMaps > 200 && withBlocks > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists, ${withBlocks} with blocks`);
+  });
+
+  it('reads records lore writes with random text of several lines as they were written, without the parser when it takes them', () => {
+    const random = prng(31);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pieces = ['word', 'x', ' ', '  ', '\t', '#', ' # c', ': ', '- ', '-', '---', '...', '|', '>', '"', "'", '\\', '{', '[', '*', '&', '!', '%', '@', '`', '?', 'é', '😀', '\u00a0', 'true', 'yes', '1', '- item', 'key: value'];
+    const odd = ['\r', '\u2028', '\u0085', '\ufeff', '\x7f', '\x1b'];
+    // Text as people paste it: lines indented with spaces or tabs, trailing blanks, empty lines, lines of blanks.
+    const line = (clean: boolean): string => {
+      const lead = random() < 0.15 ? pick([' ', '  ', '\t', ' \t', '    ']) : '';
+      const trail = random() < 0.1 ? pick([' ', '  ', '\t']) : '';
+      return lead + Array.from({ length: Math.floor(random() * 6) }, () => (clean || random() < 0.9 ? pick(pieces) : pick(odd))).join('') + trail;
+    };
+    const lines = (): string => {
+      const clean = random() < 0.85;
+      let text = Array.from({ length: 1 + Math.floor(random() * 6) }, () => (random() < 0.15 ? '' : line(clean))).join('\n');
+      if (random() < 0.3) text += pick(['\n', '\n\n', '\n\n\n', ' \n', '\n ', '\n \n']);
+      if (random() < 0.1) text = pick(['\n', '\n\n', ' ', '\t', ' \n', ' \n\t\n']) + text;
+      return text;
+    };
+    const at = '2026-01-01T00:00:00.000Z';
+    let taken = 0;
+    for (let n = 0; n < 2000; n++) {
+      const type = pick(['recommendation', 'prohibition', 'learning'] as const);
+      const entry: Record<string, unknown> = { id: `e-${n}`, type, title: 'a title', description: lines() || 'd', scope: 'global', keywords: ['a'], priority: 'high', source: 'manual', createdAt: at, updatedAt: at, createdBy: 'B <b@example.com>', enabled: true };
+      if (random() < 0.8) entry.details = lines();
+      if (random() < 0.5) {
+        entry.examples = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+          const example: Record<string, unknown> = { scenario: lines() || 's' };
+          for (const field of ['goodApproach', 'badApproach', 'outcome']) if (random() < 0.6) example[field] = lines();
+          return example;
+        });
+      }
+      const text = renderRecord(type, entry);
+      const parsed = parseText(text, `${entry.id as string}.yaml`);
+      assert.deepEqual([parsed.problems, parsed.value], [[], entry], `lore reads otherwise what it wrote: ${JSON.stringify(text)}`);
+      if (sameAsYaml(text)) taken++;
+    }
+    assert.ok(taken > 150, `only ${taken} records were in the plain form`);
   });
 });

@@ -150,6 +150,26 @@ describe('writing records', () => {
     ].join('\n'));
   });
 
+  it('writes text that yaml would write so that it reads back otherwise as a quoted string on one line, and reads it back as it was', async (t) => {
+    const root = tempStore(t);
+    // yaml 2.9 writes the first two as blocks of blank lines with no indentation indicator (read
+    // back as "\n", and not at all), and breaks the third over lines with `\\ ` for its line of one space.
+    const details = ' \n';
+    const example = { scenario: ' \n\t\n', goodApproach: 'First paragraph of the approach, long enough.\n \nSecond paragraph.\n ' };
+    const value = entry('pro-blank', { details, examples: [example] });
+    const result = await writeRecord(root, 'prohibition', value);
+    const text = readFileSync(join(root, result.file), 'utf8');
+    assert.deepEqual(text.split('\n').slice(5, 9), [
+      'details: "\\ \\n"',
+      'examples:',
+      '  - scenario: "\\ \\n\\t\\n"',
+      '    goodApproach: "First paragraph of the approach, long enough.\\n\\ \\nSecond paragraph.\\n "',
+    ]);
+    const parsed = parseText(text, result.file);
+    assert.deepEqual(parsed.problems, []);
+    assert.deepEqual(parsed.value, value);
+  });
+
   it('leaves the file byte-identical and untouched when nothing changed', async (t) => {
     const root = tempStore(t);
     const first = await writeRecord(root, 'prohibition', entry('pro-same'));

@@ -27,6 +27,9 @@ export function orderKeys(value: unknown, schema: JsonSchema | undefined, root: 
   return out;
 }
 
+/** Text of spaces, tabs and line breaks only, ending in a line break, whose first non-empty line starts with a space. */
+const BLANK_LINES = /^\n* [\t \n]*\n$/;
+
 /** Serialises a record canonically, with `comment` (the `$schema=` line) first. */
 export function toCanonicalYaml(value: unknown, schema: JsonSchema, comment: string): string {
   const doc = new YAML.Document(orderKeys(value, schema, schema));
@@ -36,11 +39,16 @@ export function toCanonicalYaml(value: unknown, schema: JsonSchema, comment: str
       if (node.items.length > 0 && node.items.every((item) => isScalar(item) && typeof item.value === 'number')) node.flow = true;
     },
     Scalar(_key, node: Scalar) {
-      // Quote strings that other YAML readers would turn into booleans, numbers or dates.
-      if (typeof node.value === 'string' && !node.value.includes('\n') && misreadByYaml11(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      if (typeof node.value !== 'string') return;
+      // Quote strings that other YAML readers would turn into booleans, numbers or dates, and lines
+      // of blanks only whose first starts with a space: yaml (2.9) writes those as a block with no
+      // indentation indicator, which reads back with the spaces taken for indentation, or not at all.
+      if (node.value.includes('\n') ? BLANK_LINES.test(node.value) : misreadByYaml11(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  const body = doc.toString({ lineWidth: 0, indent: 2, indentSeq: true, blockQuote: 'literal', flowCollectionPadding: false });
+  // Quoted strings stay on one line: where yaml (2.9) breaks one over lines, it writes a line of a
+  // single space as `\\ ` (a backslash, then a space) instead of `\ ` (an escaped space).
+  const body = doc.toString({ lineWidth: 0, indent: 2, indentSeq: true, blockQuote: 'literal', flowCollectionPadding: false, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY });
   return `${comment}\n${body}`;
 }
 
