@@ -218,6 +218,75 @@ describe('the plain YAML reader', () => {
     assert.ok(taken > 2000 && withMaps > 200 && withBlocks > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists, ${withBlocks} with blocks`);
   });
 
+  it('reads every literal block of up to three lines drawn from tricky lines as yaml does, whenever it takes it', () => {
+    // Lines of blanks, lines off the margin, lines that look like keys, items, comments or document markers.
+    const lines = ['', ' ', '  ', '   ', '\t', '  \t', 'x', ' x', '  x', '   x', '  \tx', '\tx', '  #', '# c', 'b: 1', '  - x', '---', '...', '  ---', '    x', '      x', '     x', '    c: d', '  - c: d', '  x ', '      ', '    '];
+    let taken = 0;
+    const walk = (body: string[]): void => {
+      for (const head of ['a: ', 'a:\n  - b: ', 'a:\n  - z: 1\n    b: ']) {
+        for (const header of ['|-', '|']) {
+          for (const end of ['\n', '']) if (sameAsYaml(`${head}${header}\n${body.join('\n')}${end}`)) taken++;
+        }
+      }
+      if (body.length < 3) for (const line of lines) walk([...body, line]);
+    };
+    walk([]);
+    assert.ok(taken > 1500, `only ${taken} texts were in the plain form`);
+  });
+
+  it('reads 200,000 random texts of literal blocks, at the top and in list items, as yaml does, whenever it takes them', () => {
+    const random = prng(30);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    // Each text draws on tricky pieces with its own odds (noise): from none to often.
+    let noise = 0;
+    const odd = (p: number): boolean => random() < p * noise;
+    const safe = ['x', 'A', '1', ' ', '  ', '\t', '#', ' #', ': ', ':', '-', '- ', '---', '...', '|', '>', '"', "'", '\\', '{', '[', '&', '*', '!', '%', '@', '`', '?', 'é', '😀', '\u00a0', '\u3000', 'key: v', 'a: |-', '  - x'];
+    const tricky = [...safe, '|-', '? ', '\ud800', '\udc00', '\u2028', '\u2029', '\u0085', '\ufeff', '\r', '\x7f', '\x00', '\x1b', '\x0b', '\x0c', '\ufffe', 'true', 'null', '~'];
+    const text = (): string => Array.from({ length: Math.floor(random() * 5) }, () => pick(random() < noise ? tricky : safe)).join('');
+    const key = (): string => (odd(0.15) ? pick(['on', 'true', '__proto__', 'é', 'a b', '-a']) : pick(['a', 'b', 'c', 'details', 'scenario', 'x1']));
+    const scalar = (): string => pick(['x', 'hello world', '1', '"q"', "'s'", 'true', 'yes', '|', '|x', '[1, 2]', '[]', text()]);
+    const header = (): string => (odd(0.2) ? pick(['|+', '|2', '|2-', '|-2', '>', '>-', '|- ', '|-\t', '|- #c', '|#', '| ', '|-\r']) : pick(['|-', '|']));
+    const block = (indent: number): string[] => Array.from({ length: Math.floor(random() * 6) }, () => {
+      const r = random();
+      if (r < 0.15) return '';
+      if (r < 0.15 + 0.05 * noise) return pick([' ', '  ', '   ', '\t', ' \t', ' '.repeat(indent), ' '.repeat(indent + 1), ' '.repeat(indent - 1), `${' '.repeat(indent)}\t`, '\r', '\u2028', '\u0085']);
+      if (r < 0.15 + 0.1 * noise) return pick(['---', '...', '# c', '#', '- x', 'b: 1', '  - x', '    c: d', '  b: 1', '--- x', '... x', '\tx', ' x', '\ufeffx']);
+      const margin = odd(0.15) ? pick([0, 1, 2, 4, indent - 1, indent + 1, indent + 2, indent + 4]) : indent;
+      const first = odd(0.2) ? '' : pick(['x', 'A', '-', '#', '"', "'", 'é', '|', '>', '*', '&', '!', '%', '?', ':', '[', '{']);
+      return `${' '.repeat(Math.max(0, margin))}${first}${text()}`;
+    });
+    const entry = (indent: string): string[] => (random() < 0.6 ? [`${indent}${key()}: ${header()}`, ...block(6)] : [`${indent}${key()}: ${scalar()}`]);
+    const part = (): string[] => {
+      const r = random();
+      if (r < 0.35) return [`${key()}: ${header()}`, ...block(2)];
+      if (r < 0.55) {
+        const items = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+          if (odd(0.15)) return [`  - ${scalar()}`];
+          if (odd(0.05)) return [`  - ${header()}`, ...block(4)];
+          return [...entry('  - '), ...Array.from({ length: Math.floor(random() * 3) }, () => entry('    ')).flat()];
+        });
+        return [`${key()}:`, ...items.flat()];
+      }
+      if (r < 0.85) return [`${key()}: ${scalar()}`];
+      if (r < 0.9) return [pick(['# c', '', '---', '...', ' ', '  # c'])];
+      return [`${key()}:`, `  - ${scalar()}`];
+    };
+    let taken = 0;
+    let blocks = 0;
+    let blocksInItems = 0;
+    for (let n = 0; n < 200_000; n++) {
+      noise = pick([0, 0.1, 0.3, 1]);
+      const parts = Array.from({ length: 1 + Math.floor(random() * 4) }, part).flat();
+      let text = parts.join(odd(0.03) ? '\r\n' : '\n') + pick(['\n', '\n', '\n', '', '\n\n', '\n\n\n']);
+      if (odd(0.03)) text = pick(['\ufeff', '# c\n', '---\n', ' ']) + text;
+      if (!sameAsYaml(text)) continue;
+      taken++;
+      if (/^\w+: \|/m.test(text)) blocks++;
+      if (/^ {2}(?:- | {2})\w+: \|/m.test(text)) blocksInItems++;
+    }
+    assert.ok(taken > 20_000 && blocks > 10_000 && blocksInItems > 1500, `only ${taken} random texts were in the plain form, ${blocks} with blocks at the top, ${blocksInItems} in list items`);
+  });
+
   it('reads records lore writes with random text of several lines as they were written, without the parser when it takes them', () => {
     const random = prng(31);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
