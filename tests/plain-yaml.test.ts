@@ -100,6 +100,31 @@ describe('the plain YAML reader', () => {
     ]);
   });
 
+  it('finds fields and warns at their lines past literal blocks, and never inside a block', () => {
+    const text = [
+      'id: rec-block',
+      'details: |-',
+      '  first line',
+      '    indented: yes',
+      '  - item: on',
+      '',
+      '  priority: 1.5',
+      'examples:',
+      '  - scenario: |',
+      '      two',
+      '',
+      '    outcome: 5',
+      'keywords:',
+      '  - yes',
+      'priority: urgent',
+      '',
+    ].join('\n');
+    assert.equal(sameAsYaml(text), true);
+    const parsed = parseText(text, 'rec-block.yaml');
+    assert.deepEqual(parsed.problems.map((p) => `${p.line}:${p.column}: ${p.message}`), ['14:5: yes is a string to lore but a boolean to YAML 1.1 readers (PyYAML, SnakeYAML): write it quoted, "yes"']);
+    assert.deepEqual(parsed.locateAll([{ pointer: '/priority' }, { pointer: '/examples/0/outcome' }, { pointer: '/examples/0/scenario' }, { pointer: '/keywords', atKey: true }]).map((at) => at && [at.line, at.column]), [[15, 11], [12, 14], [9, 15], [13, 1]]);
+  });
+
   it('leaves a text nested past the depth limit to the parser, which says where', () => {
     assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 2 }).problems, [
       { severity: 'error', file: 'x.yaml', line: 2, column: 5, frame: '  1 | a:\n> 2 |   - b: 1\n    |     ^', message: 'the value is nested more than 2 levels deep (the limit, limits.max_depth)' },
