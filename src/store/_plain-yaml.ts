@@ -1,12 +1,12 @@
 // The narrow YAML that lore writes (canonical.ts), read line by line without the YAML parser: a
 // mapping of scalars, of lists of scalars and of lists of flat mappings (an entry's examples), one
-// scalar per line, or text of several lines in a literal block (`|-` or `|`). yaml's parser takes about 0.2 ms for a record, most of a cold `lore validate`
-// of 10,000 records; these lines take a few microseconds. Only forms that read the same as yaml
-// reads them (YAML 1.2, core schema) are taken; for any other line (deeper nesting, block scalars,
-// comments after the first key, CRLF, tabs, non-ASCII plain text, repeated keys, a block with an
-// indentation or keep indicator, a line of spaces...)
-// readPlainYaml gives undefined and the parser reads the whole text. tests/plain-yaml.test.ts
-// holds every form, and random texts, against yaml's reading.
+// scalar per line, or text of several lines in a literal block (`|-` or `|`). yaml's parser takes
+// about 0.2 ms for a record, most of a cold `lore validate` of 10,000 records; these lines take a
+// few microseconds. Only forms that read the same as yaml reads them (YAML 1.2, core schema) are
+// taken; for any other line (deeper nesting, folded blocks, a block with an indentation or keep
+// indicator or a line of blanks, comments after the first key, CRLF, tabs, non-ASCII plain text,
+// repeated keys...) readPlainYaml gives undefined and the parser reads the whole text.
+// tests/plain-yaml.test.ts holds every form, and random texts, against yaml's reading.
 
 /** A plain (unquoted) scalar as yaml's visit meets it: keys and values in document order. */
 export interface PlainScalar {
@@ -112,7 +112,7 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
       last = content.length - 1;
     }
     if (last === -1) return OTHER;
-    // `|` keeps the last line's break, which a text ending there without one does not have.
+    // `|` keeps the last line's break; where the text ends without one, readers differ (yaml 2.9 adds one).
     if (header === '|' && j === lines.length && last === content.length - 1 && !text.endsWith('\n')) return OTHER;
     i = j - 1;
     const body = content.slice(0, last + 1).join('\n');
