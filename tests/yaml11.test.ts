@@ -29,6 +29,13 @@ describe('YAML 1.1 readers', () => {
     ]);
   });
 
+  it('are asked about text yaml would warn on (a tag, a directive) without yaml printing its warning', async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': 'version: 1\nproject: shop\n' });
+    const result = await lore(['add', 'recommendation', '--title', 'Tags', '--description', '!x', '--keyword', '%x'], { cwd: repo });
+    assert.deepEqual(result, { code: 0, stdout: 'added rec-tags (.knowledge/knowledge/recommendations/rec-tags.yaml)\n', stderr: '' });
+    assert.match(readFileSync(join(repo, '.knowledge/knowledge/recommendations/rec-tags.yaml'), 'utf8'), /^description: "!x"\nscope: global\nkeywords:\n {2}- "%x"$/m);
+  });
+
   it('are warned about wherever a plain scalar stands: a value, a list item, a flow list or map (the prefilter hides none)', () => {
     const samples = ['2027-06-30', '2027-6-3', 'yes', 'No', 'ON', 'off', 'y', 'n', '0755', '0b101', '0x1F', '1:20', '190:20:30.15', '1_000', '.inf', '-.5', 'e5',
       '1e3', '12', '3.5', 'true', 'null', '~', 'word', 'Yesterday', 'note 1', 'on-call', '2027-06-30T10:00:00Z', '+12', '-0755', '.5'];

@@ -20,7 +20,8 @@ function yaml11Value(text: string): { value: unknown } | undefined {
   if (text.length > 40 || text.includes('\n')) return undefined;
   if (PLAIN_WORDS.test(text) && !YAML11_WORD.test(text)) return undefined;
   try {
-    return { value: yaml().parse(text, { version: '1.1' }) as unknown };
+    // Quietly: text such as `!x` makes yaml warn (an unknown tag), and the warning is not lore's to print.
+    return { value: yaml().parse(text, { version: '1.1', logLevel: 'error' }) as unknown };
   } catch {
     return undefined;
   }
