@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LORE_BIN } from './helpers/cli.js';
 import { gitRun } from './helpers/guard.js';
 import { gitRepo, gitSync, tempDir, testEnv } from './helpers/temp.js';
@@ -151,6 +151,10 @@ describe('installing lore into another repository', () => {
     // The word vectors ship in the package: the query ranks by meaning too.
     const queried = await lore(['query', 'keep a banned file out of the repository', '--json']);
     assert.deepEqual([queried.code, (JSON.parse(queried.stdout) as { semantic: { model: string } }).semantic.model], [0, 'glove-6b-100d']);
+    // So does the vector kernel, whole: the installed copy scans with it, not with the JavaScript loop.
+    const scan = pathToFileURL(join(dir, 'node_modules', 'lore-knowledge', 'dist', 'knowledge', 'vector-scan.js')).href;
+    const kernel = await run(process.execPath, ['--input-type=module', '-e', `const { VectorRows } = await import(${JSON.stringify(scan)}); console.log(new VectorRows(1, 4).kernel);`], dir);
+    assert.deepEqual(kernel, { code: 0, stdout: 'true\n', stderr: '' });
     // Its exact output belongs to the hook-manager tests; the blocked commit below is the proof.
     assert.equal((await lore(['hook', 'install'])).code, 0);
     gitSync(dir, ['add', '-A']);
