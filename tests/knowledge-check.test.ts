@@ -1,7 +1,8 @@
 // The pre-task check (match reasons, blocking vs warning, caps, scope, disabled) and the
 // knowledge-augmented agent prompt, pinned by golden files.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { matchPlan } from '../src/knowledge/plan-match.js';
 import { checkBeforeTask } from '../src/knowledge/pre-task-check.js';
@@ -104,6 +105,21 @@ describe('the pre-task check', () => {
       assert.deepEqual([result.canProceed, result.blockers.map((b) => b.knowledge.id), result.warnings.map((w) => w.knowledge.id)], [canProceed, blockers, warnings]);
     });
   }
+
+  it('lists matched prohibitions by priority, highest first, then by id, from a fresh index and from its snapshot', async (t) => {
+    // Ids in another order than priorities, so that neither the files' order nor the ids' gives the list.
+    const priorities = { 'pro-a': 'low', 'pro-b': 'medium', 'pro-c': 'critical', 'pro-d': 'high', 'pro-e': 'critical', 'pro-f': 'high' } as const;
+    const { store } = await knowledgeStore(t, Object.entries(priorities).map(([id, priority]) => entry({ id, priority, keywords: ['settings'] })));
+    // Files an hour old: lore trusts their stamp, so the first check writes the index snapshot the second reads.
+    const folder = join(store.root, '.knowledge/knowledge/prohibitions');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const name of readdirSync(folder)) utimesSync(join(folder, name), hourAgo, hourAgo);
+    for (const from of ['records', 'snapshot']) {
+      assert.equal(existsSync(join(store.root, '.knowledge/.cache/knowledge-index.bin')), from === 'snapshot', from);
+      const result = await checkBeforeTask({ store, task: TASK, plan: PLAN, now: NOW });
+      assert.deepEqual([result.blockers.map((b) => b.knowledge.id), result.warnings.map((w) => w.knowledge.id)], [['pro-c', 'pro-e'], ['pro-d', 'pro-f', 'pro-b', 'pro-a']], from);
+    }
+  });
 
   it('passes, and says so, when pre_task_check.enabled is false', async (t) => {
     const { store } = await knowledgeStore(t, CORPUS, { config: 'pre_task_check:\n  enabled: false\n' });
