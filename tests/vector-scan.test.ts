@@ -114,6 +114,12 @@ describe('the vector scan', () => {
       assert.equal(result.code, 0, result.stderr);
       return result.stdout;
     };
+    // The runs below compare the loop with the kernel only while --jitless leaves Node without the kernel.
+    const probe = `const { VectorRows } = await import(${JSON.stringify(pathToFileURL(join(PACKAGE, 'dist/knowledge/vector-scan.js')).href)}); process.stdout.write(String(new VectorRows(2, 4).kernel));`;
+    const kernelWhenJitless = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--jitless', '--input-type=module', '-e', probe], { env: testEnv() }, (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr))));
+    });
+    assert.equal(kernelWhenJitless, 'false');
     await run(['query', 'warm up'], false); // writes the entry-vector snapshot both runs below read
     for (const args of [['query', 'send the storage transfers again'], ['duplicates', '--threshold', '0.5']]) {
       const withKernel = await run(args, false);
