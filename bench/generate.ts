@@ -63,9 +63,10 @@ export function baseEntry(next: () => number, kind: string, i: number): Record<s
 }
 
 /**
- * Text as people and agents write it, which lore stores in forms its line reader leaves to yaml:
- * details of paragraphs with a list and inline code (block scalars), worked examples, and titles
- * with quotes, colons and numbers (quoted scalars).
+ * Text as people and agents write it: details of paragraphs with a list and inline code, worked
+ * examples (both written as literal blocks), and titles with quotes, colons and numbers (quoted
+ * scalars). The line reader takes every such file; before it read literal blocks, every second
+ * one went to yaml's parser.
  */
 function enrich(next: () => number, entry: Record<string, unknown>): void {
   if (next() < 0.4) {
@@ -80,7 +81,7 @@ function enrich(next: () => number, entry: Record<string, unknown>): void {
 /**
  * Writes `count` entries: 50% recommendations, 15% prohibitions (half with globs, a third with
  * content regexes), 35% learnings; `rich`: some with multi-line details, examples and quoted
- * titles (enrich), a store the line reader cannot read alone.
+ * titles (enrich).
  */
 export async function generateStore(root: string, count: number, options: { rich?: boolean } = {}): Promise<GeneratedStore> {
   const next = rng(42);
