@@ -215,7 +215,7 @@ describe('the installed pre-commit hook', () => {
     assert.match(warm.stderr, /LOADED \n$/);
   });
 
-  it('never loads the word vectors, the entry vectors or semantic matching, cold or warm', async (t) => {
+  it('never loads the word vectors, the entry vectors, the vector kernel, semantic matching or duplicates, cold or warm', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
     writeFiles(repo, { 'a.txt': `x\n${KEY_HEADER}\n` });
     gitSync(repo, ['add', '-A']);

@@ -37,14 +37,14 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
     peak = Math.max(peak, figures.maxRssKb);
   }
   addRow(`knowledge index: load from its snapshot (entry files stamped), ${ENTRIES} entries`, builds, undefined, 'figure');
-  addRow(`query in-process, keyword only (use_semantic: false), per call`, all.keywordQuery, undefined, 'daemon: p50 under 5 ms');
+  addRow(`query in-process, keyword only (use_semantic: false), per call`, all.keywordQuery, undefined, 'figure (through the daemon: HTTP p50 under 2 ms)');
   addRow(`first semantic query of a process: word table + ${ENTRIES} entry vectors from the snapshot`, firsts, peak, 'figure');
   const computed: number[] = [];
   for (let run = 0; run < RUNS; run++) computed.push((await task<{ ms: number }>('knowledge-task.mjs', ['entry-vectors', store])).ms);
   addRow(`the same without the snapshot: ${ENTRIES} entry vectors computed and saved`, computed, undefined, 'figure');
-  addRow(`query in-process, semantic + keyword (built-in word vectors), per call`, all.query, undefined, 'daemon: p50 under 5 ms');
+  addRow(`query in-process, semantic + keyword (built-in word vectors), per call`, all.query, undefined, 'figure (through the daemon: HTTP p50 under 2 ms)');
   addRow(`check-plan in-process (20 files), per call, the first 50 calls of a process`, all.checkFirst, undefined, 'figure');
-  addRow(`check-plan on a built index (20 files), per call, the next 50`, all.check, undefined, 'p50 under 2 ms; daemon: under 5 ms');
+  addRow(`check-plan on a built index (20 files), per call, the next 50`, all.check, undefined, 'p50 under 2 ms (issue 15)');
   addRow('prompt building (check + buildAgentPrompt), per call', all.prompt, undefined, 'figure');
 
   process.stderr.write('knowledge: whole CLI processes...\n');

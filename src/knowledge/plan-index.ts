@@ -5,6 +5,7 @@
 import { lazyGlobTest } from '../match/glob.js';
 import { compileRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
+import { priorityRank } from '../priority.js';
 
 /** One reason an entry matched. */
 export interface MatchReason {
@@ -45,7 +46,7 @@ export interface PlanIndex {
   rules: PathRule[];
   /** For each document, its rules: patterns first, then globs, in the entry's order. */
   docRules: ReadonlyArray<readonly number[]>;
-  /** The documents of prohibitions, in order. */
+  /** The documents of prohibitions by priority, highest first, then id (then document): the order a plan check lists matches in. */
   prohibitions: number[];
   /** The prohibitions holding each keyword. */
   keywordDocs: Map<string, number[]>;
@@ -88,6 +89,10 @@ export function buildPlanIndex(entries: readonly KnowledgeEntry[]): PlanIndex {
     for (const source of entry.globs ?? []) add('glob', source);
     return own;
   });
+  // Sorted once here, so a check lists what a plan matches (a plan can match a thousand) without sorting it.
+  const rank = (doc: number): number => priorityRank(entries[doc]!.priority);
+  const id = (doc: number): string => entries[doc]!.id;
+  prohibitions.sort((a, b) => rank(b) - rank(a) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : a - b));
   return { rules, docRules, prohibitions, keywordDocs };
 }
 

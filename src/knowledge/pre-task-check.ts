@@ -62,25 +62,6 @@ function disabledResult(): KnowledgeCheckResult {
   return { enabled: false, canProceed: true, blockers: [], warnings: [], recommendations: [], learnings: [], summary, checked: { prohibitions: 0, files: 0 } };
 }
 
-const byPriority = new WeakMap<KnowledgeIndex, number[]>();
-
-/**
- * The index's prohibitions by priority, highest first, then by id: the order matches are listed
- * in. Sorted once per index, so a check visits them in that order instead of sorting what a plan
- * matched (a plan can match a thousand).
- */
-function prohibitionsByPriority(index: KnowledgeIndex): number[] {
-  let order = byPriority.get(index);
-  if (order === undefined) {
-    const { rank } = index.columns;
-    const id = (doc: number): string => index.meta[doc]!.id;
-    // Two files may hold one id (an invalid store still checks): document order settles them.
-    order = [...index.plan.prohibitions].sort((a, b) => rank[b]! - rank[a]! || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : a - b));
-    byPriority.set(index, order);
-  }
-  return order;
-}
-
 /** The check on an already built index (the daemon and benchmarks keep one). */
 export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskCheckConfig, options: CheckOptions & { root: string }): Promise<KnowledgeCheckResult> {
   const { task, plan } = options;
@@ -99,7 +80,7 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   let prohibitions = 0;
-  for (const doc of prohibitionsByPriority(index)) {
+  for (const doc of index.plan.prohibitions) {
     if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
     prohibitions++;
     if (pointed[doc] !== 1) continue;

@@ -113,7 +113,7 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
     }
     if (last === -1) return OTHER;
     // `|` keeps the last line's break; where the text ends without one, readers differ (yaml 2.9 adds one).
-    if (header === '|' && j === lines.length && last === content.length - 1 && !text.endsWith('\n')) return OTHER;
+    if (header === '|' && j === lines.length && !text.endsWith('\n')) return OTHER;
     i = j - 1;
     const body = content.slice(0, last + 1).join('\n');
     return header === '|' ? `${body}\n` : body;
