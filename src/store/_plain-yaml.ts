@@ -79,25 +79,108 @@ function newKey(map: Record<string, unknown>, key: string): boolean {
 
 /** The record in `text` when all of it is in the narrow form above; undefined sends it to the parser. */
 export function readPlainYaml(text: string): PlainYaml | undefined {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  let i = 0;
-  while (i < lines.length && COMMENT_LINE.test(lines[i]!)) i++;
-  if (i === lines.length) return undefined; // no content: the parser says the file is empty
-  const value: Record<string, unknown> = {};
-  const plain: PlainScalar[] = [];
-  let depth = 1;
+  return new LineReader(text).record();
+}
+
+/** Reads the lines of one text in order: `at` is the line being read (0-based). */
+class LineReader {
+  private readonly lines: string[];
+  private at = 0;
+  private readonly plain: PlainScalar[] = [];
+  private depth = 1;
+
+  constructor(private readonly text: string) {
+    this.lines = text.split('\n');
+    if (this.lines[this.lines.length - 1] === '') this.lines.pop();
+  }
+
+  /** The whole text as a mapping of keys, or undefined. */
+  record(): PlainYaml | undefined {
+    const { lines } = this;
+    while (this.at < lines.length && COMMENT_LINE.test(lines[this.at]!)) this.at++;
+    if (this.at === lines.length) return undefined; // no content: the parser says the file is empty
+    const value: Record<string, unknown> = {};
+    for (; this.at < lines.length; this.at++) {
+      const match = KEY_LINE.exec(lines[this.at]!);
+      if (match === null) return undefined;
+      const key = match[1]!;
+      if (!newKey(value, key)) return undefined;
+      this.plain.push({ source: key, value: key, line: this.at + 1, column: 1 });
+      const rest = match[2];
+      const item = rest === undefined ? this.list() : rest === '[]' || INT_LIST.test(rest) ? this.numbers(rest, key.length + 4) : this.scalarOrBlock(rest, key.length + 3, 2);
+      if (item === OTHER) return undefined;
+      value[key] = item;
+    }
+    return { value, plain: this.plain, depth: this.depth };
+  }
+
+  /** The value after `key: ` at `column` (1-based): a scalar, or a literal block indented `indent`. */
+  private scalarOrBlock(source: string, column: number, indent: number): unknown {
+    return source.startsWith('|') ? this.block(source, indent) : scalar(source, this.at + 1, column, this.plain);
+  }
+
+  /** The `  - ` items after a `key:` line: scalars or flat mappings. */
+  private list(): unknown[] | typeof OTHER {
+    const { lines } = this;
+    const items: unknown[] = [];
+    while (this.at + 1 < lines.length && lines[this.at + 1]!.startsWith(ITEM)) {
+      this.at++;
+      const itemText = lines[this.at]!.slice(ITEM.length);
+      const pair = KEY_LINE.exec(itemText);
+      // `  - key: value` starts a mapping; `key:` alone would nest deeper (and is refused as a scalar).
+      const isMap = pair !== null && pair[2] !== undefined;
+      const item = isMap ? this.itemMap(pair) : scalar(itemText, this.at + 1, ITEM.length + 1, this.plain);
+      if (item === OTHER) return OTHER;
+      if (isMap) this.depth = 3;
+      items.push(item);
+    }
+    if (items.length === 0) return OTHER; // `key:` alone is null, or something nested follows
+    this.depth = Math.max(this.depth, 2);
+    return items;
+  }
+
+  /** A one-line flow list of integers (`[4, 6]`, `[]`) starting at `column`. */
+  private numbers(source: string, column: number): number[] {
+    const numbers: number[] = [];
+    for (const part of source === '[]' ? [] : source.slice(1, -1).split(', ')) {
+      numbers.push(Number(part));
+      this.plain.push({ source: part, value: Number(part), line: this.at + 1, column });
+      column += part.length + 2;
+    }
+    this.depth = Math.max(this.depth, 2);
+    return numbers;
+  }
+
+  /** The `key: scalar` lines of a list item from the current line on (the first after `  - `), as a mapping. */
+  private itemMap(first: RegExpExecArray): Record<string, unknown> | typeof OTHER {
+    const { lines } = this;
+    const map: Record<string, unknown> = {};
+    for (let match = first; ; this.at++) {
+      const key = match[1]!;
+      if (!newKey(map, key)) return OTHER;
+      this.plain.push({ source: key, value: key, line: this.at + 1, column: ITEM.length + 1 });
+      const item = this.scalarOrBlock(match[2]!, ITEM.length + key.length + 3, ITEM_MAP.length + 2);
+      if (item === OTHER) return OTHER;
+      map[key] = item;
+      if (this.at + 1 === lines.length || !lines[this.at + 1]!.startsWith(ITEM_MAP)) return map;
+      const next = KEY_LINE.exec(lines[this.at + 1]!.slice(ITEM_MAP.length));
+      if (next === null || next[2] === undefined) return OTHER;
+      match = next;
+    }
+  }
+
   /**
-   * The text of a literal block (`|-`: no final line break, or `|`: one) whose lines follow line i,
-   * each indented `indent` spaces past its key's indentation, the first with no more; i moves to
-   * its last line (trailing empty lines included). OTHER for any other block or header.
+   * The text of a literal block (`|-`: no final line break, or `|`: one) whose lines follow the
+   * current one, each indented `indent` spaces, the first with no more; the reader moves to its last
+   * line (trailing empty lines included). OTHER for any other block or header.
    */
-  const block = (header: string, indent: number): string | typeof OTHER => {
+  private block(header: string, indent: number): string | typeof OTHER {
     if (header !== '|-' && header !== '|') return OTHER;
+    const { lines } = this;
     const margin = ' '.repeat(indent);
     const content: string[] = [];
     let last = -1; // the last line with text
-    let j = i + 1;
+    let j = this.at + 1;
     for (; j < lines.length; j++) {
       const line = lines[j]!;
       if (line === '') {
@@ -113,65 +196,9 @@ export function readPlainYaml(text: string): PlainYaml | undefined {
     }
     if (last === -1) return OTHER;
     // `|` keeps the last line's break; where the text ends without one, readers differ (yaml 2.9 adds one).
-    if (header === '|' && j === lines.length && !text.endsWith('\n')) return OTHER;
-    i = j - 1;
+    if (header === '|' && j === lines.length && !this.text.endsWith('\n')) return OTHER;
+    this.at = j - 1;
     const body = content.slice(0, last + 1).join('\n');
     return header === '|' ? `${body}\n` : body;
-  };
-  /** The `key: scalar` lines of a list item from line i on (the first after `  - `), as a mapping. */
-  const itemMap = (first: RegExpExecArray): Record<string, unknown> | undefined => {
-    const map: Record<string, unknown> = {};
-    for (let match = first; ; i++) {
-      const key = match[1]!;
-      if (!newKey(map, key)) return undefined;
-      plain.push({ source: key, value: key, line: i + 1, column: ITEM.length + 1 });
-      const item = match[2]!.startsWith('|') ? block(match[2]!, ITEM_MAP.length + 2) : scalar(match[2]!, i + 1, ITEM.length + key.length + 3, plain);
-      if (item === OTHER) return undefined;
-      map[key] = item;
-      if (i + 1 === lines.length || !lines[i + 1]!.startsWith(ITEM_MAP)) return map;
-      const next = KEY_LINE.exec(lines[i + 1]!.slice(ITEM_MAP.length));
-      if (next === null || next[2] === undefined) return undefined;
-      match = next;
-    }
-  };
-  for (; i < lines.length; i++) {
-    const match = KEY_LINE.exec(lines[i]!);
-    if (match === null) return undefined;
-    const key = match[1]!;
-    if (!newKey(value, key)) return undefined;
-    plain.push({ source: key, value: key, line: i + 1, column: 1 });
-    const rest = match[2];
-    if (rest === undefined) {
-      const items: unknown[] = [];
-      while (i + 1 < lines.length && lines[i + 1]!.startsWith(ITEM)) {
-        i++;
-        const itemText = lines[i]!.slice(ITEM.length);
-        const pair = KEY_LINE.exec(itemText);
-        // `  - key: value` starts a mapping; `key:` alone would nest deeper (and is refused as a scalar).
-        const isMap = pair !== null && pair[2] !== undefined;
-        const item = isMap ? itemMap(pair) : scalar(itemText, i + 1, ITEM.length + 1, plain);
-        if (item === OTHER || item === undefined) return undefined;
-        if (isMap) depth = 3;
-        items.push(item);
-      }
-      if (items.length === 0) return undefined; // `key:` alone is null, or something nested follows
-      value[key] = items;
-      depth = Math.max(depth, 2);
-    } else if (rest === '[]' || INT_LIST.test(rest)) {
-      const numbers: number[] = [];
-      let column = key.length + 4; // past `key: [`
-      for (const part of rest === '[]' ? [] : rest.slice(1, -1).split(', ')) {
-        numbers.push(Number(part));
-        plain.push({ source: part, value: Number(part), line: i + 1, column });
-        column += part.length + 2;
-      }
-      value[key] = numbers;
-      depth = Math.max(depth, 2);
-    } else {
-      const item = rest.startsWith('|') ? block(rest, 2) : scalar(rest, i + 1, key.length + 3, plain);
-      if (item === OTHER) return undefined;
-      value[key] = item;
-    }
   }
-  return { value, plain, depth };
 }
