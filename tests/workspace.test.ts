@@ -4,10 +4,19 @@ import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { Workspace } from '../src/workspace/workspace.js';
 import { lore } from './helpers/cli.js';
 import { tempStore, testEnv } from './helpers/temp.js';
+
+/** A store with one role file holding `text`, and a value remembered from that file that counts how often it was computed. */
+function countedValue(t: TestContext, text: string): { file: string; value: () => Promise<number> } {
+  const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n', '.knowledge/roles/coach.yaml': text });
+  const file = join(root, '.knowledge/roles/coach.yaml');
+  const ws = new Workspace({ cwd: root, env: testEnv() });
+  let computed = 0;
+  return { file, value: () => ws.remember('count', async () => [file], async () => ++computed) };
+}
 
 describe('a workspace', () => {
   it('computes a value once, and again after another process wrote a file it depends on', async (t) => {
@@ -26,11 +35,7 @@ describe('a workspace', () => {
   });
 
   it('computes again a value whose files changed within the same moment it was computed, then keeps it', async (t) => {
-    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n', '.knowledge/roles/coach.yaml': 'x' });
-    const file = join(root, '.knowledge/roles/coach.yaml');
-    const ws = new Workspace({ cwd: root, env: testEnv() });
-    let computed = 0;
-    const value = (): Promise<number> => ws.remember('v', async () => [file], async () => ++computed);
+    const { file, value } = countedValue(t, 'x');
     const now = new Date();
     utimesSync(file, now, now);
     assert.equal(await value(), 1);
@@ -42,11 +47,7 @@ describe('a workspace', () => {
   });
 
   it('computes again after an edit in place that keeps the size and puts back the exact modification time', async (t) => {
-    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n', '.knowledge/roles/coach.yaml': 'one' });
-    const file = join(root, '.knowledge/roles/coach.yaml');
-    const ws = new Workspace({ cwd: root, env: testEnv() });
-    let computed = 0;
-    const value = (): Promise<number> => ws.remember('count', async () => [file], async () => ++computed);
+    const { file, value } = countedValue(t, 'one');
     // A modification time in whole seconds, which utimes can put back exactly.
     const hourAgo = new Date(Math.floor(Date.now() / 1000) * 1000 - 3600_000);
     utimesSync(file, hourAgo, hourAgo);
