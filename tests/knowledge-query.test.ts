@@ -7,10 +7,13 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stem } from '../src/knowledge/_text.js';
 import { isApplicable, type ApplyContext } from '../src/knowledge/applicable.js';
-import { getRelevantKnowledge, type KnowledgeQuery, type KnowledgeResult } from '../src/knowledge/query.js';
+import { buildKnowledgeIndex, type KnowledgeIndex } from '../src/knowledge/knowledge-index.js';
+import { checkPlanWithIndex } from '../src/knowledge/pre-task-check.js';
+import { getRelevantKnowledge, queryKnowledge, type KnowledgeQuery, type KnowledgeResult } from '../src/knowledge/query.js';
 import { buildSummary } from '../src/knowledge/summary.js';
 import { knowledgeIndex } from '../src/ops/knowledge/_knowledge.js';
 import { runOp } from '../src/ops/run.js';
+import { DEFAULT_CONFIG } from '../src/store/config-defaults.js';
 import { estimateTokens } from '../src/tokens.js';
 import type { KnowledgeEntry } from '../src/types.js';
 import { Workspace } from '../src/workspace/workspace.js';
@@ -113,6 +116,57 @@ describe('ranking', () => {
     const result = await getRelevantKnowledge({ store: used.store, query, now: NOW });
     // rec-b: 0.75 + 0.5 × 3/4 = 1.125; rec-a: 0.75 + 0.5 × 1/3.
     assert.deepEqual(result.recommendations.map((e) => [e.id, e.score, e.timesApplied, e.timesHelpful, e.lastApplied]), [['rec-b', 1.35, 2, 2, '2026-02-02T00:00:00.000Z'], ['rec-a', 1.1, 1, 0, '2026-02-03T00:00:00.000Z']]);
+  });
+
+  it('answers on one kept index, asked at other times and in other contexts, as on a fresh index', async () => {
+    // The index keeps which entries apply for the last context and the span of times that answer holds.
+    const entries = [
+      entry({ id: 'rec-always', title: 'Retry calls', description: 'Always.' }),
+      entry({ id: 'rec-window', title: 'Retry calls', description: 'On the 2nd.', validFrom: '2026-03-02', validUntil: '2026-03-02' }),
+      entry({ id: 'rec-later', title: 'Retry calls', description: 'From noon on the 3rd.', validFrom: '2026-03-03T12:00:00Z' }),
+      entry({ id: 'rec-shop', title: 'Retry calls', description: 'In the shop.', scope: 'project', projectId: 'shop' }),
+      entry({ id: 'rec-coach', title: 'Retry calls', description: 'For coaches.', scope: 'agent_type', agentTypes: ['coach'] }),
+      entry({ id: 'pro-window', title: 'Never retry calls', description: 'On the 2nd.', validFrom: '2026-03-02', validUntil: '2026-03-02', globs: ['**/*.ts'] }),
+    ].map((e) => ({ ...e, timesApplied: 0, timesHelpful: 0 }));
+    const matching = { use_semantic: false, semantic_threshold: 0.7, keyword_boost: 1.5 };
+    const kept = buildKnowledgeIndex(entries, matching);
+    const asks: Array<[string, string | undefined, string | undefined]> = [
+      ['2026-03-01T23:59:59.999Z', undefined, undefined],
+      ['2026-03-02T00:00:00.000Z', undefined, undefined],
+      ['2026-03-02T23:59:59.999Z', 'shop', undefined],
+      ['2026-03-03T00:00:00.000Z', 'shop', undefined],
+      ['2026-03-03T11:59:59.999Z', 'shop', 'coach'],
+      ['2026-03-03T12:00:00.000Z', 'shop', 'coach'],
+      ['2026-03-03T12:00:00.000Z', undefined, 'coach'],
+      ['2026-03-02T12:00:00.000Z', undefined, 'coach'],
+    ];
+    const applying = (index: KnowledgeIndex, [at, projectId, agentType]: (typeof asks)[number]): Promise<string[][]> => {
+      const now = new Date(at);
+      const plan = { approach: 'retry', fileChanges: [{ path: 'src/a.ts' }] };
+      return Promise.all([
+        queryKnowledge(index, { taskDescription: 'retry calls', projectId, agentType }, { root: '/nowhere', now }).then((r) => r.recommendations.map((e) => e.id)),
+        queryKnowledge(index, { taskDescription: 'retry calls', projectId, agentType, minPriority: 'high' }, { root: '/nowhere', now }).then((r) => r.recommendations.map((e) => e.id)),
+        checkPlanWithIndex(index, DEFAULT_CONFIG.pre_task_check, { task: { description: 'retry', projectId, agentType }, plan, root: '/nowhere', now }).then((r) => r.warnings.map((w) => w.knowledge.id)),
+      ]);
+    };
+    const seen: string[][][] = [];
+    for (const ask of asks) {
+      const answer = await applying(kept, ask);
+      assert.deepEqual(answer, await applying(buildKnowledgeIndex(entries, matching), ask), `asked at ${ask.join(' ')}`);
+      seen.push(answer);
+    }
+    // The asks cover every entry applying and not applying.
+    assert.deepEqual(seen.map(([ids]) => [...ids!].sort().join(' ')), [
+      'rec-always',
+      'rec-always rec-window',
+      'rec-always rec-shop rec-window',
+      'rec-always rec-shop',
+      'rec-always rec-coach rec-shop',
+      'rec-always rec-coach rec-later rec-shop',
+      'rec-always rec-coach rec-later',
+      'rec-always rec-coach rec-window',
+    ]);
+    assert.deepEqual(seen.map(([, high, warned]) => [high!.length, warned!.join(' ')]), [[0, ''], [0, 'pro-window'], [0, 'pro-window'], [0, ''], [0, ''], [0, ''], [0, ''], [0, 'pro-window']]);
   });
 
   it('filters by type and minimum priority and caps each type', async (t) => {

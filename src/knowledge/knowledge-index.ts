@@ -5,7 +5,7 @@ import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
 import { priorityRank } from '../priority.js';
-import { applicabilityOf, appliesEverywhere, type Applicability } from './applicable.js';
+import { applicabilityOf, applies, appliesEverywhere, type Applicability, type ApplyContext } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
 import { APPLIED_KINDS } from '../store/layout.js';
@@ -60,6 +60,79 @@ export interface KnowledgeIndex {
   identity?: string;
   /** The built-in word-vector embedding of each entry (row i: entry i), filled on first semantic query. */
   vectors?: VectorRows;
+  /** The applying masks of the contexts asked about (applyingMask), each kept while its span of times holds. */
+  applying?: Map<string, ApplyingMask>;
+}
+
+/** Which entries apply (1) in a context, and the span of times over which that holds. */
+interface ApplyingMask {
+  /** The mask holds for every time t with from <= t < until. */
+  from: number;
+  until: number;
+  mask: Uint8Array;
+  /** applyingDocs's lists, by minimum rank and wanted types. */
+  lists: Map<string, readonly number[]>;
+}
+
+/**
+ * Which of the index's entries apply in a context at a time (applies), as a mask by document.
+ * Only an entry's validity window makes the answer move with time, so the mask is kept with the
+ * span of times around `time` in which no window opens or closes: a long-lived process asking
+ * again in the same context reads the mask instead of 10,000 applicability objects. Masks are
+ * kept for a few contexts at a time (a daemon serving players and coaches asks for two).
+ */
+export function applyingMask(index: KnowledgeIndex, context: ApplyContext, time: number): Uint8Array {
+  return applying(index, context, time).mask;
+}
+
+/**
+ * The documents that apply in a context at a time, of rank at least `minRank` and of the types
+ * `wanted` marks (by position in APPLIED_KINDS), in order; kept with the mask they come from.
+ */
+export function applyingDocs(index: KnowledgeIndex, context: ApplyContext, time: number, minRank: number, wanted: readonly boolean[]): readonly number[] {
+  const { mask, lists } = applying(index, context, time);
+  const key = `${minRank} ${wanted.map(Number).join('')}`;
+  let docs = lists.get(key);
+  if (docs === undefined) {
+    const { rank, type } = index.columns;
+    const found: number[] = [];
+    for (let doc = 0; doc < mask.length; doc++) if (mask[doc] === 1 && rank[doc]! >= minRank && wanted[type[doc]!] === true) found.push(doc);
+    lists.set(key, (docs = found));
+  }
+  return docs;
+}
+
+/** How many contexts' masks an index keeps before it starts over. */
+const KEPT_CONTEXTS = 8;
+
+function applying(index: KnowledgeIndex, context: ApplyContext, time: number): ApplyingMask {
+  const masks = (index.applying ??= new Map());
+  const key = JSON.stringify([context.projectId ?? null, context.agentType ?? null]);
+  const kept = masks.get(key);
+  if (kept !== undefined && kept.from <= time && time < kept.until) return kept;
+  const { everywhere } = index.columns;
+  const mask = new Uint8Array(everywhere.length);
+  let from = -Infinity;
+  let until = Infinity;
+  // The verdict of an entry can change only at its window's first millisecond and just after its last.
+  const edge = (at: number): void => {
+    if (at <= time) from = Math.max(from, at);
+    else until = Math.min(until, at);
+  };
+  for (let doc = 0; doc < mask.length; doc++) {
+    if (everywhere[doc] === 1) {
+      mask[doc] = 1;
+      continue;
+    }
+    const applicability = index.meta[doc]!.applicability;
+    if (applies(applicability, context, time)) mask[doc] = 1;
+    if (applicability.from !== -Infinity) edge(applicability.from);
+    if (applicability.until !== Infinity) edge(applicability.until + 1);
+  }
+  if (masks.size >= KEPT_CONTEXTS) masks.clear();
+  const made = { from, until, mask, lists: new Map() };
+  masks.set(key, made);
+  return made;
 }
 
 /**

@@ -126,12 +126,18 @@ export function docPathMatches(index: PlanIndex, hits: PathHits, doc: number, li
   const reasons: MatchReason[] = [];
   let total = 0;
   if (!hits.docs.has(doc)) return { reasons, total };
-  const own = index.docRules[doc]!.map((r) => ({ rule: index.rules[r]!, hits: hits.byRule.get(r) })).filter((o) => o.hits !== undefined);
+  // The hits of the document's rules that matched some path, in the document's order (usually one or two).
+  const own: Array<{ rule: PathRule; hits: Uint8Array }> = [];
+  for (const r of index.docRules[doc]!) {
+    const ruleHits = hits.byRule.get(r);
+    if (ruleHits !== undefined) own.push({ rule: index.rules[r]!, hits: ruleHits });
+  }
   for (let i = 0; i < hits.paths.length; i++) {
-    const first = own.find((o) => o.hits![i] === 1);
+    let first: PathRule | undefined;
+    for (let o = 0; o < own.length && first === undefined; o++) if (own[o]!.hits[i] === 1) first = own[o]!.rule;
     if (first === undefined) continue;
     if (++total > limit) continue;
-    const { kind, source } = first.rule;
+    const { kind, source } = first;
     const path = hits.paths[i]!;
     reasons.push({ kind, path, pattern: source, reason: `File ${path} matches prohibited ${kind} ${source}` });
   }

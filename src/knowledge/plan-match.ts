@@ -78,9 +78,11 @@ export function keywordScanner(keywords: Iterable<string>): (text: string) => Se
   };
 }
 
+const keywordReason = (keyword: string): MatchReason => ({ kind: 'keyword', keyword, reason: `Plan mentions prohibited keyword: ${keyword}` });
+
 /** The entry's keywords found in the text, given the keywords found there (keywordsIn). */
 export function keywordMatches(entry: KnowledgeEntry, found: ReadonlySet<string>): MatchReason[] {
-  return entry.keywords.filter((keyword) => found.has(keyword)).map((keyword) => ({ kind: 'keyword' as const, keyword, reason: `Plan mentions prohibited keyword: ${keyword}` }));
+  return entry.keywords.filter((keyword) => found.has(keyword)).map(keywordReason);
 }
 
 /**
@@ -103,8 +105,10 @@ export function matchPlan(entry: KnowledgeEntry, plan: DevelopmentPlan): MatchRe
  * (computed once), and learn how many matched paths were left unlisted.
  */
 export function planMatches(index: PlanIndex, entry: KnowledgeEntry, doc: number, hits: PathHits, found: ReadonlySet<string>): { reasons: MatchReason[]; unlistedPaths: number } {
-  const byPath = docPathMatches(index, hits, doc, MAX_LISTED_PATHS);
-  return { reasons: [...byPath.reasons, ...keywordMatches(entry, found)], unlistedPaths: byPath.total - byPath.reasons.length };
+  const { reasons, total } = docPathMatches(index, hits, doc, MAX_LISTED_PATHS);
+  const unlistedPaths = total - reasons.length;
+  for (const keyword of entry.keywords) if (found.has(keyword)) reasons.push(keywordReason(keyword));
+  return { reasons, unlistedPaths };
 }
 
 /** The keywords of the index's prohibitions found in the text, and the prohibitions (documents) holding one. */

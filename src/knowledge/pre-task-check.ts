@@ -4,17 +4,16 @@
 import { LoreError, type Problem } from '../errors.js';
 import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { Store } from '../store/open.js';
-import type { DevelopmentPlan, KnowledgeEntry, PreTaskCheckConfig, TaskContext } from '../types.js';
+import type { DevelopmentPlan, PreTaskCheckConfig, TaskContext } from '../types.js';
 import { normalisePath } from '../match/glob.js';
 import { priorityRank } from '../priority.js';
-import { applies } from './applicable.js';
 import { pathHits } from './plan-index.js';
 import { keywordHits, planMatches, type MatchReason } from './plan-match.js';
-import { loadKnowledgeIndex, type KnowledgeIndex, type LoadedIndex } from './knowledge-index.js';
+import { applyingMask, loadKnowledgeIndex, type KnowledgeIndex, type LoadedIndex } from './knowledge-index.js';
 import { queryKnowledge, type RankedEntry } from './query.js';
 import type { SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
-import { buildSummary } from './summary.js';
+import { buildSummary, type SummaryItem } from './summary.js';
 
 /** A prohibition the plan matched, with the reasons. */
 export interface ProhibitionMatch {
@@ -77,11 +76,12 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   const pointed = new Uint8Array(index.entries.length);
   for (const doc of files.docs) pointed[doc] = 1;
   for (const doc of keywords.docs) pointed[doc] = 1;
+  const applying = applyingMask(index, context, time);
   const blockers: ProhibitionMatch[] = [];
   const warnings: ProhibitionMatch[] = [];
   let prohibitions = 0;
   for (const doc of index.plan.prohibitions) {
-    if (index.columns.everywhere[doc] !== 1 && !applies(index.meta[doc]!.applicability, context, time)) continue;
+    if (applying[doc] !== 1) continue;
     prohibitions++;
     if (pointed[doc] !== 1) continue;
     const entry = index.entries.at(doc)!;
@@ -103,8 +103,9 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
   const recommendations = scored(related.recommendations, config.max_recommendations);
   const learnings = scored(related.learnings, config.max_learnings);
   // Matched prohibitions come before anything merely relevant in the summary.
-  const matched = [...blockers, ...warnings].map((m) => ({ entry: m.knowledge as KnowledgeEntry, score: 1e9 + priorityRank(m.knowledge.priority) }));
-  const summaryItems = [...matched, ...[...recommendations, ...learnings].map((s) => ({ entry: s.knowledge, score: s.score }))];
+  const summaryItems: SummaryItem[] = [];
+  for (const list of [blockers, warnings]) for (const m of list) summaryItems.push({ entry: m.knowledge, score: 1e9 + priorityRank(m.knowledge.priority) });
+  for (const list of [recommendations, learnings]) for (const s of list) summaryItems.push({ entry: s.knowledge, score: s.score });
   return {
     enabled: true,
     canProceed: blockers.length === 0,

@@ -6,10 +6,9 @@ import type { Store } from '../store/open.js';
 import type { KnowledgeType, Priority } from '../types.js';
 import { distinctTerms, terms } from './_text.js';
 import { priorityRank } from '../priority.js';
-import { applies } from './applicable.js';
 import { APPLIED_KINDS } from '../store/layout.js';
 import { documentsWithAll, hasTerm, scoreBm25 } from './bm25.js';
-import { loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
+import { applyingDocs, loadKnowledgeIndex, type KnowledgeIndex } from './knowledge-index.js';
 import { docPathMatches, pathHits, type PathHits } from './plan-index.js';
 import { semanticScores, type SemanticStatus } from './semantic.js';
 import type { EntryWithStats } from './stats.js';
@@ -121,14 +120,20 @@ function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores
   // One list per type, by the type's position in APPLIED_KINDS.
   const lists: number[][] = APPLIED_KINDS.map(() => []);
   const before = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && index.meta[applicable[a]!]!.id < index.meta[applicable[b]!]!.id);
+  // The score of each full list's last entry: most entries score below it and are passed over on one comparison.
+  const least = new Float64Array(APPLIED_KINDS.length).fill(-Infinity);
   for (let k = 0; k < scores.length; k++) {
-    if (scores[k]! <= 0) continue;
-    const list = lists[index.columns.type[applicable[k]!]!]!;
+    const score = scores[k]!;
+    if (score <= 0) continue;
+    const type = index.columns.type[applicable[k]!]!;
+    if (score < least[type]!) continue;
+    const list = lists[type]!;
     if (list.length >= max && !before(k, list[list.length - 1]!)) continue;
     let at = list.length;
     while (at > 0 && before(k, list[at - 1]!)) at--;
     list.splice(at, 0, k);
     if (list.length > max) list.pop();
+    if (list.length >= max) least[type] = scores[list[list.length - 1]!]!;
   }
   return Object.fromEntries(APPLIED_KINDS.map((type, i) => [type, lists[i]!])) as Record<KnowledgeType, number[]>;
 }
@@ -140,14 +145,8 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   const minRank = query.minPriority === undefined ? 0 : priorityRank(query.minPriority);
   const types = query.types === undefined || query.types.length === 0 ? undefined : query.types;
   const wanted = APPLIED_KINDS.map((type) => types === undefined || types.includes(type));
-  // Plain loops over 10,000 entries reading the index's columns: most entries apply everywhere,
-  // and only the others' applicability objects are read.
-  const applicable: number[] = [];
   const { meta: metas, columns } = index;
-  for (let doc = 0; doc < metas.length; doc++) {
-    if (columns.rank[doc]! < minRank || !wanted[columns.type[doc]!]) continue;
-    if (columns.everywhere[doc] === 1 || applies(metas[doc]!.applicability, context, time)) applicable.push(doc);
-  }
+  const applicable = applyingDocs(index, context, time, minRank, wanted);
   const filePaths = (query.filePaths ?? []).map(normalisePath);
   const signals = querySignals(index, query, filePaths);
   const { lexical, max: maxLexical } = lexicalScores(signals, applicable, metas.length);
@@ -157,7 +156,12 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   let maxSemantic = 0;
   // A plain loop: forEach over a Float64Array boxes every similarity into a heap number.
   const { scores: similarities, floor } = semantic;
-  if (similarities !== undefined) for (let k = 0; k < similarities.length; k++) maxSemantic = Math.max(maxSemantic, similarities[k]! - floor);
+  if (similarities !== undefined) {
+    for (let k = 0; k < similarities.length; k++) {
+      const rise = similarities[k]! - floor;
+      if (rise > maxSemantic) maxSemantic = rise;
+    }
+  }
   // The share of an entry's meaning in its relevance: how far its similarity rises above the floor
   // against the best match's, when that is at least SEMANTIC_CUT; 0 otherwise.
   const meaningOf = (similarity: number): number => {
