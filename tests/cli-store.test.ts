@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,24 @@ describe('lore init, seed and validate', () => {
     assert.equal(code, 1);
     assert.equal(json.valid, false);
     assert.deepEqual(json.problems, [{ severity: 'error', file: '.knowledge/gates/feature-4-6.yaml', line: 8, column: 21, frame: '  7 | coverage_required: true\n> 8 | coverage_threshold: 85\n    |                     ^^', pointer: '/coverage_threshold', message: 'coverage_threshold must be <= 1 (found 85)' }]);
+  });
+
+  it('lists problems in the same order whatever the locale: by file in code-unit order, then line', async (t) => {
+    const repo = gitRepo(t);
+    await lore(['init'], { cwd: repo });
+    // Upper case sorts before lower case, and ä after z, as code units; a collator says otherwise.
+    const broken = ['Zed.yaml', 'apple.yaml', 'zebra.yaml', 'äpple.yaml'];
+    mkdirSync(join(repo, '.knowledge/knowledge/recommendations'), { recursive: true });
+    for (const name of broken) writeFileSync(join(repo, '.knowledge/knowledge/recommendations', name), 'id: [\n');
+    const files = async (locale: string): Promise<string[]> => {
+      const { code, json } = await loreJson<{ problems: Array<{ file: string }> }>(['validate'], { cwd: repo, env: { ...testEnv(), LANG: locale, LC_ALL: locale } });
+      assert.equal(code, 1);
+      return json.problems.map((p) => p.file.slice('.knowledge/knowledge/recommendations/'.length));
+    };
+    const expected = ['Zed.yaml', 'apple.yaml', 'zebra.yaml', 'äpple.yaml'];
+    assert.deepEqual(await files('en_US.UTF-8'), expected);
+    assert.deepEqual(await files('sv_SE.UTF-8'), expected);
+    assert.deepEqual(await files('C'), expected);
   });
 
   it('skips a seeded record a person edited, and resets it only with --force', async (t) => {

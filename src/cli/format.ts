@@ -1,6 +1,7 @@
 // Output for people: colours (off for NO_COLOR and pipes), problems with code frames, tables that fit.
 import type { Problem } from '../errors.js';
 import { displayWidth, padDisplay, wrapLine } from './_width.js';
+import { byText } from '../text-order.js';
 
 export interface Style {
   enabled: boolean;
@@ -40,7 +41,7 @@ export function formatProblem(problem: Problem, style: Style): string {
 
 /** Problems sorted by file and position. */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
-  return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return [...problems].sort((a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 /** Lays out rows in columns; the last column wraps under itself to fit `columns` (no limit when undefined). */

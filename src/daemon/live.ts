@@ -12,6 +12,7 @@ import { KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../stor
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventHub, RecordChange } from './events.js';
 import type { Batch } from './watcher.js';
+import { byText } from '../text-order.js';
 
 /** What one file (or a record folder, for a problem of the folder) holds. */
 interface FileState {
@@ -70,7 +71,7 @@ export class LiveStore {
       throw error;
     }
     // In the order a full read goes (kind, then file), so problems are listed the same way.
-    files.sort((a, b) => RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    files.sort((a, b) => RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || byText(a.path, b.path));
     const { readRecordFile } = await import('../store/read.js');
     const after: Known = new Map(before);
     for (const { path, kind } of files) {
@@ -92,7 +93,7 @@ export class LiveStore {
   /** The records' problems as of the last batch (read again when the first read failed), by file and line. */
   async problems(): Promise<Problem[]> {
     this.known ??= await this.readAll();
-    return [...this.known.values()].flatMap((state) => state.problems).sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+    return [...this.known.values()].flatMap((state) => state.problems).sort((a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
   }
 
   /** Reads the records once, so the first batch can say what it changed. */

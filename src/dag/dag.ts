@@ -18,6 +18,7 @@ import { planRemoval, type RemovalPlan } from './remove.js';
 import { isNode, lineTime, loadDagState, type DagLine, type DagState } from './replay.js';
 import type { ProjectState } from './state.js';
 import { planSummary, type SummarizeInput } from './summarize.js';
+import { byText } from '../text-order.js';
 
 export interface DagOptions {
   /** The store root: the directory holding `.knowledge/`. */
@@ -241,7 +242,7 @@ export class Dag {
 
   /** Every project in the log, with counts and the directories that give its name. */
   projects(): ProjectInfo[] {
-    return [...this.state.projects.values()].sort((a, b) => a.name.localeCompare(b.name)).map((s) => ({
+    return [...this.state.projects.values()].sort((a, b) => byText(a.name, b.name)).map((s) => ({
       name: s.name, nodes: s.nodes.size, artifacts: s.artifacts.size, heads: s.heads().length,
       contexts: s.contexts(), collision: distinctLocations(s.contexts()).length > 1, current: s.name === this.project(),
     }));

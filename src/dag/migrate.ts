@@ -9,6 +9,7 @@ import { readCapped } from '../fs/read-text.js';
 import { parseKgFile, type KgFile } from './kg-file.js';
 import { projectNameFromContext } from './project-name.js';
 import type { DagLine, DagState } from './replay.js';
+import { byText } from '../text-order.js';
 
 const KG_FILE = /^kg\.(.+)\.json$/;
 /** Old files hold a whole project's history, so they may be far larger than a record file. */
@@ -73,5 +74,5 @@ export function planMigration(state: DagState, files: readonly KgFile[]): { line
       counts.added++;
     }
   }
-  return { lines, projects: [...projects.values()].sort((a, b) => a.project.localeCompare(b.project)) };
+  return { lines, projects: [...projects.values()].sort((a, b) => byText(a.project, b.project)) };
 }

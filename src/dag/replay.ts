@@ -6,6 +6,7 @@ import { replayLog } from '../log/ndjson.js';
 import { validateAgainst } from '../schema/validate.js';
 import { isNode, isTombstone, lineTime, ROLES, VERDICTS, type DagLine } from './line.js';
 import { ProjectState } from './state.js';
+import { byText } from '../text-order.js';
 
 export { isNode, isTombstone, lineTime, type DagLine };
 
@@ -56,7 +57,7 @@ export class DagState {
     let nodes = 0;
     let artifacts = 0;
     const perProject: Record<string, number> = {};
-    for (const [name, state] of [...this.projects].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [name, state] of [...this.projects].sort(([a], [b]) => byText(a, b))) {
       nodes += state.nodes.size;
       artifacts += state.artifacts.size;
       perProject[name] = state.nodes.size;

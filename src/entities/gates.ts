@@ -6,6 +6,7 @@ import { validateAgainst } from '../schema/validate.js';
 import type { StoreRecord } from '../store/read.js';
 import type { GateOverride, GateProfile, ProjectOverrides } from '../types.js';
 import { BUILT_IN_FALLBACKS, checkComplexity, checkTaskType, loadOverrides, projectOf, readValidRecords, type Origin, type RuntimeOptions, type ValueSource } from './sources.js';
+import { byText } from '../text-order.js';
 
 /** The fields of a profile an override may replace, in schema order. */
 export const GATE_FIELDS = ['arch_review_required', 'arch_review_threshold', 'coverage_required', 'coverage_threshold', 'tests_required', 'tests_must_pass'] as const;
@@ -42,7 +43,7 @@ export async function gateProfiles(options: RuntimeOptions): Promise<SourcedProf
   const builtIn = (options.fallbacks ?? BUILT_IN_FALLBACKS).gates
     .filter((g) => !stored.some((s) => s.profile.task_type === g.task_type && overlaps(s.profile.complexity_range, g.complexity_range)))
     .map((profile) => ({ profile, origin: { source: 'fallback' } as Origin }));
-  return [...stored, ...builtIn].sort((a, b) => a.profile.task_type.localeCompare(b.profile.task_type) || a.profile.complexity_range[0] - b.profile.complexity_range[0]);
+  return [...stored, ...builtIn].sort((a, b) => byText(a.profile.task_type, b.profile.task_type) || a.profile.complexity_range[0] - b.profile.complexity_range[0]);
 }
 
 /** "documentation 1-10; feature 1-3, 4-6, 7-10; ...": which task types and ranges exist. */

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { decodeUtf8OrThrow } from '../fs/utf8.js';
 import { parseJson } from '../store/json-text.js';
 import type { Finding } from './scan.js';
+import { byText } from '../text-order.js';
 
 interface BaselineFile {
   version: 1;
@@ -31,7 +32,7 @@ export async function readBaseline(path: string): Promise<Set<string>> {
 /** Writes the findings as a baseline (sorted, so it diffs well). */
 export async function writeBaseline(path: string, findings: readonly Finding[]): Promise<number> {
   const unique = new Map(findings.map((f) => [f.fingerprint, { fingerprint: f.fingerprint, entryId: f.entryId, path: f.path }]));
-  const sorted = [...unique.values()].sort((a, b) => a.entryId.localeCompare(b.entryId) || a.path.localeCompare(b.path) || a.fingerprint.localeCompare(b.fingerprint));
+  const sorted = [...unique.values()].sort((a, b) => byText(a.entryId, b.entryId) || byText(a.path, b.path) || byText(a.fingerprint, b.fingerprint));
   const file: BaselineFile = { version: 1, findings: sorted };
   await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
   return sorted.length;

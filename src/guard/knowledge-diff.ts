@@ -12,6 +12,7 @@ import { priorityRank } from '../priority.js';
 import type { LoreConfig, Priority } from '../types.js';
 import { repoRoot } from './_evaluate.js';
 import { resolveRange } from './range.js';
+import { byText } from '../text-order.js';
 
 export type Risk = 'weakens' | 'strengthens' | 'neutral';
 
@@ -188,7 +189,7 @@ export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessE
     const risk: Risk = ['prohibition', 'gate', 'role', 'override'].includes(r.kind) ? 'weakens' : 'neutral';
     records.push({ kind: r.kind, id: r.id, ...sourceOf(r), title: titleOf(r), change: 'removed', risk, fields: [] });
   }
-  records.sort((a, b) => RISK_ORDER[a.risk] - RISK_ORDER[b.risk] || RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || a.id.localeCompare(b.id));
+  records.sort((a, b) => RISK_ORDER[a.risk] - RISK_ORDER[b.risk] || RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind) || byText(a.id, b.id));
   // Plumbing, NUL-separated: no setting changes the paths or the counts.
   const numstat = await git(['--literal-pathspecs', 'diff-tree', '-r', '-z', '--numstat', '--no-renames', base, head, '--', `${KNOWLEDGE_DIR}/turns`, `${KNOWLEDGE_DIR}/log`], where);
   const logs = numstat.split('\0').filter(Boolean).map((entry) => {

@@ -15,6 +15,7 @@ import { DEFAULT_SIMILARITY, SimilarityIndex } from './duplicates.js';
 import { findEntry, kindsHolding, loadEntries, newEntryId, resolveActor, timestamp, type Actor, type EntryRecord } from './entries.js';
 import type { EntryWriteOptions } from './manage.js';
 import { applyEdits, type Assignment, type FieldValues } from './set-fields.js';
+import { byText } from '../text-order.js';
 
 /** Absolute path of the rejection log. */
 export function rejectionsLog(root: string): string {
@@ -153,7 +154,7 @@ export async function stageCaptures(tx: StoreTransaction, options: CaptureManyOp
 /** The learnings waiting for review, oldest first. */
 export async function listPending(store: Store): Promise<{ records: EntryRecord[]; problems: Problem[] }> {
   const { records, problems } = await loadEntries(store, ['pending']);
-  records.sort((a, b) => a.value.createdAt.localeCompare(b.value.createdAt) || a.id.localeCompare(b.id));
+  records.sort((a, b) => byText(a.value.createdAt, b.value.createdAt) || byText(a.id, b.id));
   return { records, problems };
 }
 

@@ -10,6 +10,7 @@ import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
 import { dot, VectorRows } from './vector-scan.js';
 import { embedText } from './word-vectors.js';
+import { byText } from '../text-order.js';
 
 export const DEFAULT_SIMILARITY = 0.8;
 
@@ -91,7 +92,7 @@ class BestPairs {
   }
 
   trim(): SimilarPair[] {
-    this.pairs.sort((x, y) => y.similarity - x.similarity || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : x.b > y.b ? 1 : 0));
+    this.pairs.sort((x, y) => y.similarity - x.similarity || byText(x.a, y.a) || byText(x.b, y.b));
     if (this.pairs.length >= this.max) {
       this.pairs.length = this.max;
       this.bar = this.pairs[this.max - 1]!.similarity;
@@ -112,7 +113,7 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
   const best = new BestPairs(max);
   const frequency = new Map<string, number>();
   for (const { shingles: set } of prints) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
-  const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
+  const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || byText(a, b);
   const index = new Map<string, number[]>();
   // Every pair whose words reach the threshold (prefix filtering finds them all)...
   const byWords = new Set<number>();

@@ -7,6 +7,7 @@ import type { Store } from '../store/open.js';
 import { APPLIED_KINDS, loadOwnEntries } from './entries.js';
 import { matchesFilter, type KnowledgeFilter } from './filter.js';
 import { loadUsageStats, withStats, type EntryWithStats } from './stats.js';
+import { byText } from '../text-order.js';
 
 export type ExportFormat = 'json' | 'ndjson';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'ndjson'];
@@ -24,7 +25,7 @@ export async function exportKnowledge(options: { store: Store; filter?: Knowledg
   const entries = loaded.records
     .map((record) => record.value)
     .filter((entry) => matchesFilter(entry, options.filter ?? {}))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort((a, b) => byText(a.id, b.id))
     // Schema order first; the statistics (not schema fields) follow in withStats' order.
     .map((entry) => orderKeys(withStats(entry, usage.stats), schema, schema) as EntryWithStats);
   return { entries, problems: [...loaded.problems, ...usage.problems] };

@@ -6,6 +6,7 @@ import { lazyGlobTest } from '../match/glob.js';
 import { compileRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
 import { priorityRank } from '../priority.js';
+import { byText } from '../text-order.js';
 
 /** One reason an entry matched. */
 export interface MatchReason {
@@ -92,7 +93,7 @@ export function buildPlanIndex(entries: readonly KnowledgeEntry[]): PlanIndex {
   // Sorted once here, so a check lists what a plan matches (a plan can match a thousand) without sorting it.
   const rank = (doc: number): number => priorityRank(entries[doc]!.priority);
   const id = (doc: number): string => entries[doc]!.id;
-  prohibitions.sort((a, b) => rank(b) - rank(a) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : a - b));
+  prohibitions.sort((a, b) => rank(b) - rank(a) || byText(id(a), id(b)) || a - b);
   return { rules, docRules, prohibitions, keywordDocs };
 }
 

@@ -8,6 +8,7 @@ import { removeRecord } from '../store/write.js';
 import type { KnowledgeType, RetentionConfig } from '../types.js';
 import { APPLIED_KINDS, loadOwnEntries } from './entries.js';
 import { loadUsageStats, NO_USAGE, type UsageStats } from './stats.js';
+import { byText } from '../text-order.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -51,7 +52,7 @@ export async function pruneKnowledge(options: { store: Store; dryRun: boolean; n
     const progress = options.onProgress;
     const [loaded, usage] = await Promise.all([loadOwnEntries(store, APPLIED_KINDS, progress && ((done, total) => progress(done, total, 'reading entries'))), loadUsageStats(store.root)]);
     const removed: PruneCandidate[] = [];
-    for (const [k, record] of loaded.records.sort((a, b) => (a.id < b.id ? -1 : 1)).entries()) {
+    for (const [k, record] of loaded.records.sort((a, b) => byText(a.id, b.id)).entries()) {
       progress?.(k + 1, loaded.records.length, 'checking entries');
       const stats = usage.stats.get(record.id) ?? NO_USAGE;
       if (!isPrunable(record.value, stats, retention, now)) continue;

@@ -2,6 +2,7 @@
 // within a token budget — except that a critical prohibition is never cut.
 import type { KnowledgeEntry, KnowledgeType } from '../types.js';
 import { estimateTokens, tokensOfLength } from '../tokens.js';
+import { byText } from '../text-order.js';
 
 
 /** The default summary budget, in (approximate) tokens. */
@@ -43,7 +44,7 @@ export function buildSummary(items: readonly SummaryItem[], budget: number = DEF
   if (items.length === 0) return 'No relevant knowledge for this task.';
   // Each item's sort key read once, not per comparison (a plan check can summarise a thousand).
   const ordered = items.map((item) => ({ entry: item.entry, critical: Number(isCritical(item.entry)), score: item.score, id: item.entry.id }));
-  ordered.sort((a, b) => b.critical - a.critical || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  ordered.sort((a, b) => b.critical - a.critical || b.score - a.score || byText(a.id, b.id));
   const reserve = estimateTokens(`\n${omittedNote(items.length)}`);
   const lines: string[] = [];
   // The length of lines.join('\n'), kept as lines are added: hundreds of critical lines are not joined again per line.

@@ -13,6 +13,7 @@ import { priorityRank } from '../priority.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeEntry, PathConstraint, RoleConstraints } from '../types.js';
+import { byText } from '../text-order.js';
 
 export const AGENT_TARGETS = ['agents-md', 'claude', 'cursor', 'copilot'] as const;
 export type AgentTarget = (typeof AGENT_TARGETS)[number];
@@ -54,7 +55,7 @@ async function content(store: Store, now: Date, limit: number): Promise<Content>
   const errors = loaded.problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) throw new ValidationError('the agents\' files are not written: the knowledge they come from has problems', errors, { hint: 'fix them (lore validate; lore sync for extends sources), then export again' });
   const entries = loaded.records.map((r) => r.value).filter((e) => e.enabled && isValidAt(e, now) && (e.scope !== 'project' || e.projectId === project));
-  const byRisk = (a: KnowledgeEntry, b: KnowledgeEntry): number => priorityRank(b.priority) - priorityRank(a.priority) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const byRisk = (a: KnowledgeEntry, b: KnowledgeEntry): number => priorityRank(b.priority) - priorityRank(a.priority) || byText(a.id, b.id);
   const of = (type: KnowledgeEntry['type'], priority?: KnowledgeEntry['priority']): KnowledgeEntry[] =>
     entries.filter((e) => e.type === type && (priority === undefined || e.priority === priority)).sort(byRisk);
   const roles: RoleConstraints[] = [];

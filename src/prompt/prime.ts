@@ -12,6 +12,7 @@ import { compileRegex } from '../match/regex.js';
 import type { Store } from '../store/open.js';
 import { estimateTokens } from '../tokens.js';
 import type { KnowledgeEntry, PathConstraint } from '../types.js';
+import { byText } from '../text-order.js';
 
 /** The default budget of a prime, in tokens. */
 export const DEFAULT_PRIME_BUDGET = 1500;
@@ -98,7 +99,7 @@ export async function buildPrime(options: PrimeOptions): Promise<Prime> {
   // For the paths first, then riskier, then more often helpful, then by id: the same store gives the same order.
   const byRelevance = (a: KnowledgeEntry, b: KnowledgeEntry): number =>
     Number(touches(b, paths)) - Number(touches(a, paths)) || priorityRank(b.priority) - priorityRank(a.priority) ||
-    stats(b).timesHelpful - stats(a).timesHelpful || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    stats(b).timesHelpful - stats(a).timesHelpful || byText(a.id, b.id);
   const of = (type: KnowledgeEntry['type'], filter: (e: KnowledgeEntry) => boolean = () => true): KnowledgeEntry[] => applicable.filter((e) => e.type === type && filter(e)).sort(byRelevance);
   const critical = of('prohibition', (e) => e.priority === 'critical');
   const high = of('prohibition', (e) => e.priority === 'high');

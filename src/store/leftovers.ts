@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { displayPath, knowledgeDir } from './layout.js';
 import { JOURNAL, WRITE_LOCK } from './transaction.js';
+import { byText } from '../text-order.js';
 
 /** Lines the store's .gitignore holds: the cache, and whatever a crash can leave behind. */
 export const STORE_IGNORES = ['.cache/', '*.tmp', '*.stale', WRITE_LOCK, '*.ndjson.lock', JOURNAL];
@@ -85,7 +86,7 @@ export async function findLeftovers(root: string): Promise<Leftover[]> {
       if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return;
       throw error;
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => byText(a.name, b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) {

@@ -10,6 +10,7 @@ import type { Store } from '../store/open.js';
 import { turnLineProblem } from '../store/turn-line.js';
 import type { TurnState, TurnsConfig } from '../types.js';
 import { countTurns, ProjectTurns, turnsOf, type RetainedTurn } from './turn-index.js';
+import { byText } from '../text-order.js';
 
 export type { RetainedTurn };
 
@@ -41,7 +42,7 @@ export interface RetentionPlan {
 
 export type RetentionLimits = Pick<TurnsConfig, 'max_per_feature' | 'max_per_project'>;
 
-const oldestFirst = (a: PrunedTurn, b: PrunedTurn): number => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.turn_number - b.turn_number || a.feature.localeCompare(b.feature);
+const oldestFirst = (a: PrunedTurn, b: PrunedTurn): number => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.turn_number - b.turn_number || byText(a.feature, b.feature);
 
 const asPruned = (feature: string, t: RetainedTurn): PrunedTurn => ({ feature, id: t.id, turn_number: t.turn_number, timestamp: t.timestamp });
 

@@ -3,6 +3,7 @@ import { runRuleTests, type RuleTestReport } from '../../guard/rule-tests.js';
 import { loadEntries } from '../../knowledge/entries.js';
 import { suggest } from '../../schema/suggest.js';
 import { defineOp } from '../_define.js';
+import { byText } from '../../text-order.js';
 
 export const op = defineOp<{ ids?: string[] }, RuleTestReport & { passed: boolean }>({
   name: 'guard.test',
@@ -19,7 +20,7 @@ export const op = defineOp<{ ids?: string[] }, RuleTestReport & { passed: boolea
       }
     }
     const chosen = input.ids === undefined || input.ids.length === 0 ? records : records.filter((r) => input.ids!.includes(r.id));
-    const report = runRuleTests(chosen.sort((a, b) => a.id.localeCompare(b.id)).map((r) => ({ entry: r.value, file: r.file })));
+    const report = runRuleTests(chosen.sort((a, b) => byText(a.id, b.id)).map((r) => ({ entry: r.value, file: r.file })));
     return { ...report, passed: report.failures.length === 0 };
   },
 });

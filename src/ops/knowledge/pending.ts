@@ -4,6 +4,7 @@ import { APPLIED_KINDS, loadEntries } from '../../knowledge/entries.js';
 import type { KnowledgeEntry, KnowledgeType } from '../../types.js';
 import { defineOp } from '../_define.js';
 import { noteSkipped } from './_knowledge.js';
+import { byText } from '../../text-order.js';
 
 /** An existing entry a pending learning resembles. */
 export interface SimilarEntry {
@@ -40,7 +41,7 @@ export const op = defineOp<{ similar?: number }, PendingItem[]>({
       item.similar = existing
         .map(({ entry, print: other }) => ({ id: entry.id, type: entry.type, title: entry.title, similarity: round(compare(print, other)) }))
         .filter((s) => s.similarity >= threshold && s.similarity > 0)
-        .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+        .sort((a, b) => b.similarity - a.similarity || byText(a.id, b.id));
     }
     return items;
   },

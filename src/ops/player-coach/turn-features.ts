@@ -2,6 +2,7 @@ import { projectOf } from '../../entities/sources.js';
 import { latestTurn, listTurnFeatures, listTurnProjects, readTurnLog } from '../../turns/turn-log.js';
 import type { TurnState } from '../../types.js';
 import { defineOp } from '../_define.js';
+import { byText } from '../../text-order.js';
 
 export interface FeatureSummary {
   feature: string;
@@ -32,7 +33,7 @@ export const op = defineOp<{ project?: string }, TurnFeaturesOutput>({
       const latest = last === undefined ? null : { id: last.id, task_id: last.task_id, turn_number: last.turn_number, coach_decision: last.coach_decision, timestamp: last.timestamp };
       features.push({ feature, file: log.file, turns: log.turns.length, completed: log.completion !== undefined, latest });
     }
-    features.sort((a, b) => (b.latest?.timestamp ?? '').localeCompare(a.latest?.timestamp ?? '') || a.feature.localeCompare(b.feature));
+    features.sort((a, b) => byText(b.latest?.timestamp ?? '', a.latest?.timestamp ?? '') || byText(a.feature, b.feature));
     return { project, projects: await listTurnProjects(store.root), features };
   },
 });

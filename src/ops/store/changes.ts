@@ -8,6 +8,7 @@ import { CACHE_DIR, KINDS, KNOWLEDGE_DIR, RECORD_KINDS } from '../../store/layou
 import { isTransient } from '../../store/leftovers.js';
 import { logKind } from '../../store/log-kinds.js';
 import { defineOp } from '../_define.js';
+import { byText } from '../../text-order.js';
 
 export interface ChangesInput {
   base?: string;
@@ -88,7 +89,7 @@ async function uncommitted(where: Where, storeDir: string): Promise<UncommittedF
     if (inStore.startsWith(`${CACHE_DIR}/`) || isTransient(inStore.slice(inStore.lastIndexOf('/') + 1))) continue;
     files.push({ path, change: changeOf(x, y), staged: x !== ' ' && x !== '?', unstaged: y !== ' ', area: areaOf(inStore) });
   }
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+  return files.sort((a, b) => byText(a.path, b.path));
 }
 
 export const op = defineOp<ChangesInput, ChangesOutput>({

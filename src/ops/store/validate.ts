@@ -8,6 +8,7 @@ import type { StoreRecord } from '../../store/read.js';
 import { validateStore } from '../../store/validate.js';
 import type { KnowledgeEntry, LoreConfig } from '../../types.js';
 import { defineOp } from '../_define.js';
+import { byText } from '../../text-order.js';
 
 export interface ValidateOutput {
   valid: boolean;
@@ -21,7 +22,7 @@ export interface ValidateOutput {
 
 /** Problems sorted by file and position, as people read them. */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
-  return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return [...problems].sort((a, b) => byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 /** The prohibitions' rule tests that fail, as problems at the failing test. */
