@@ -169,6 +169,24 @@ describe('ranking', () => {
     assert.deepEqual(seen.map(([, high, warned]) => [high!.length, warned!.join(' ')]), [[0, ''], [0, 'pro-window'], [0, 'pro-window'], [0, ''], [0, ''], [0, ''], [0, ''], [0, 'pro-window']]);
   });
 
+  it('does not keep the answer for an invalid date: asked next at a real time, a kept index answers as a fresh one', async () => {
+    // An invalid date's time (NaN) is before and after no window edge, so every window holds it.
+    const entries = [
+      entry({ id: 'rec-always', title: 'Retry calls', description: 'Always.' }),
+      entry({ id: 'rec-later', title: 'Retry calls', description: 'From 2030 on.', validFrom: '2030-01-01' }),
+      entry({ id: 'pro-later', title: 'Never retry calls', description: 'From 2030 on.', validFrom: '2030-01-01', globs: ['**/*.ts'] }),
+    ].map((e) => ({ ...e, timesApplied: 0, timesHelpful: 0 }));
+    const matching = { use_semantic: false, semantic_threshold: 0.7, keyword_boost: 1.5 };
+    const kept = buildKnowledgeIndex(entries, matching);
+    const ask = async (now: Date): Promise<[string[], string[]]> => [
+      (await queryKnowledge(kept, { taskDescription: 'retry calls' }, { root: '/nowhere', now })).recommendations.map((e) => e.id),
+      (await checkPlanWithIndex(kept, DEFAULT_CONFIG.pre_task_check, { task: { description: 'retry' }, plan: { approach: 'retry', fileChanges: [{ path: 'src/a.ts' }] }, root: '/nowhere', now })).warnings.map((w) => w.knowledge.id),
+    ];
+    assert.deepEqual(await ask(new Date('2026-03-01')), [['rec-always'], []]);
+    assert.deepEqual(await ask(new Date('not a date')), [['rec-always', 'rec-later'], ['pro-later']]);
+    assert.deepEqual(await ask(new Date('2026-03-01')), [['rec-always'], []]);
+  });
+
   it('filters by type and minimum priority and caps each type', async (t) => {
     const { store } = await knowledgeStore(t, CORPUS, LEXICAL);
     const result = await getRelevantKnowledge({ store, query: { taskDescription: 'retry http calls', minPriority: 'medium', maxResults: 1, types: ['recommendation', 'learning'] }, now: NOW });

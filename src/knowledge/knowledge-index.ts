@@ -129,8 +129,10 @@ function applying(index: KnowledgeIndex, context: ApplyContext, time: number): A
     if (applicability.from !== -Infinity) edge(applicability.from);
     if (applicability.until !== Infinity) edge(applicability.until + 1);
   }
-  if (masks.size >= KEPT_CONTEXTS) masks.clear();
   const made = { from, until, mask, lists: new Map() };
+  // An invalid date's time (NaN) is on neither side of any edge: what applies then holds at no other time.
+  if (Number.isNaN(time)) return made;
+  if (masks.size >= KEPT_CONTEXTS) masks.clear();
   masks.set(key, made);
   return made;
 }
