@@ -4,7 +4,7 @@
 // Nothing else caches: a value is recomputed when a file it was built from changed, which the
 // workspace sees by the stamps of those files and folders (a write through lore replaces files by
 // rename, which changes their folder), or when `invalidate(paths)` names one (a watcher).
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Store } from '../store/open.js';
 
@@ -33,18 +33,20 @@ interface Cached<T> {
 /** How close (ms) to the time a value was computed a file may have changed and still be trusted. */
 const RACY_MS = 50;
 
-async function stampsOf(paths: readonly string[]): Promise<{ stamps: Stamps; newest: number }> {
+function stampsOf(paths: readonly string[]): { stamps: Stamps; newest: number } {
+  // A few synchronous lstat calls (the folders and files a value stands on): a long-lived process
+  // asks before every answer, and one trip through libuv's threads costs more than the calls.
   const stamps: Stamps = new Map();
   let newest = 0;
-  await Promise.all(paths.map(async (path) => {
+  for (const path of paths) {
     try {
-      const info = await lstat(path, { bigint: true });
+      const info = lstatSync(path, { bigint: true });
       stamps.set(path, `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`);
       newest = Math.max(newest, Number(info.mtimeMs));
     } catch {
       stamps.set(path, 'missing');
     }
-  }));
+  }
   return { stamps, newest };
 }
 
@@ -100,10 +102,10 @@ export class Workspace {
    */
   async remember<T>(key: string, paths: () => Promise<readonly string[]>, compute: () => Promise<T>): Promise<T> {
     const hit = this.cache.get(key) as Cached<T> | undefined;
-    if (hit !== undefined && !hit.racy && sameStamps(hit.stamps, (await stampsOf(hit.paths)).stamps)) return hit.value;
+    if (hit !== undefined && !hit.racy && sameStamps(hit.stamps, stampsOf(hit.paths).stamps)) return hit.value;
     const dependsOn = await paths();
     const started = Date.now();
-    const { stamps, newest } = await stampsOf(dependsOn);
+    const { stamps, newest } = stampsOf(dependsOn);
     const value = compute();
     const entry: Cached<T> = { value, paths: dependsOn, stamps, racy: newest > started - RACY_MS };
     this.cache.set(key, entry as Cached<unknown>);
