@@ -2,6 +2,7 @@
 // refusal the issue lists, the operations' doors, the error shapes, the schemas, the UI's headers.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EventHub } from '../src/daemon/events.js';
@@ -154,4 +155,40 @@ test('schemas for forms are served bundled: no $ref leaves the document', async 
   const text = await response.text();
   assert.equal(/"\$ref":"(?!#)/.test(text), false);
   assert.equal((await get('/api/schemas/../package.json')).status, 404);
+});
+
+test('over a socket, a body is capped whether it states its length or comes in chunks, and one within the cap is read whole', async (t) => {
+  const { server } = await app(t);
+  const { createAdaptorServer } = await import('@hono/node-server');
+  const http = createAdaptorServer({ fetch: server.fetch }) as import('node:http').Server;
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => http.close(() => resolve())));
+  const { port } = http.address() as import('node:net').AddressInfo;
+  // Host names the address the app was made for; the socket is wherever the test server listens.
+  const send = (chunks: Buffer[], headers: Record<string, string | number>): Promise<{ status: number; body: string }> => new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/ops/knowledge.query', method: 'POST', agent: false, headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, ...headers } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    // The server may answer and close before it reads a refused body: that is not the test's failure.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+  const refused = { error: { code: 'TOO_LARGE', message: `the body is larger than ${MAX_BODY_BYTES} bytes`, problems: [] } };
+  // A valid query padded with spaces to one byte over the cap, sent both ways.
+  const over = Buffer.concat([Buffer.from('{"taskDescription":"retry"'), Buffer.alloc(MAX_BODY_BYTES - 26, 0x20), Buffer.from('}')]);
+  assert.equal(over.length, MAX_BODY_BYTES + 1);
+  const stated = await send([over], { 'content-length': over.length });
+  assert.deepEqual([stated.status, JSON.parse(stated.body)], [413, refused]);
+  const chunked = await send([over.subarray(0, MAX_BODY_BYTES / 2), over.subarray(MAX_BODY_BYTES / 2)], { 'transfer-encoding': 'chunked' });
+  assert.deepEqual([chunked.status, JSON.parse(chunked.body)], [413, refused]);
+  // Within the cap, both ways: the whole body is read (padding of spaces around the JSON included).
+  const padded = Buffer.concat([Buffer.from('{"taskDescription":"retry"'), Buffer.alloc(1024 * 1024, 0x20), Buffer.from('}')]);
+  for (const headers of [{ 'content-length': padded.length }, { 'transfer-encoding': 'chunked' }]) {
+    const answered = await send([padded.subarray(0, 1000), padded.subarray(1000)], headers);
+    assert.equal(answered.status, 200, answered.body);
+    assert.deepEqual(Object.keys(JSON.parse(answered.body) as object).sort(), ['considered', 'criticalWarnings', 'learnings', 'prohibitions', 'recommendations', 'semantic', 'summary']);
+  }
 });

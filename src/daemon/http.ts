@@ -3,7 +3,7 @@
 // are the operation's schemas), read-only ones also at GET with ?input=<JSON>; /api/events streams
 // changes; /api/health says how the daemon is. Every request must name this daemon by its Host
 // (DNS rebinding) and carry the token (_security.ts checks every request first).
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { findOp, OPS } from '../ops/registry.js';
@@ -39,6 +39,24 @@ export interface AppOptions {
   /** Check every output against its schema (LORE_CHECK_OUTPUT=1, as tests run). */
   checkOutput: boolean;
   startedAt: string;
+}
+
+/**
+ * Refuses a body over MAX_BODY_BYTES. A body that states its length is judged by it (Node's parser
+ * never reads past a stated length), so the handler reads it straight from the socket; one sent in
+ * chunks, or with no stated length, is counted as it streams (hono's bodyLimit). Only that path
+ * touches the request's body stream, which turns the adapter's light request into a web Request
+ * and its body into a stream: about 0.2 ms a call.
+ */
+function bodyCap(): MiddlewareHandler {
+  const tooLarge = (c: Context): Response => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  const streamed = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  return async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
+    if (Number.parseInt(length, 10) > MAX_BODY_BYTES) return tooLarge(c);
+    await next();
+  };
 }
 
 /** Sends the daemon's events to one page until it goes (or stops reading: it is let go). */
@@ -85,7 +103,7 @@ export function createApp(options: AppOptions): Hono {
 
   // Security first, for every request.
   app.use('*', securityChecks(options));
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`) }));
+  app.use('/api/*', bodyCap());
 
   /** Operations answered, by name (health shows them). */
   const served: Record<string, number> = {};
