@@ -186,7 +186,8 @@ test('over a socket, a body is capped whether it states its length or comes in c
   assert.deepEqual([chunked.status, JSON.parse(chunked.body)], [413, refused]);
   // Within the cap, both ways: the whole body is read (padding of spaces around the JSON included).
   const padded = Buffer.concat([Buffer.from('{"taskDescription":"retry"'), Buffer.alloc(1024 * 1024, 0x20), Buffer.from('}')]);
-  for (const headers of [{ 'content-length': padded.length }, { 'transfer-encoding': 'chunked' }]) {
+  const framings: Array<Record<string, string | number>> = [{ 'content-length': padded.length }, { 'transfer-encoding': 'chunked' }];
+  for (const headers of framings) {
     const answered = await send([padded.subarray(0, 1000), padded.subarray(1000)], headers);
     assert.equal(answered.status, 200, answered.body);
     assert.deepEqual(Object.keys(JSON.parse(answered.body) as object).sort(), ['considered', 'criticalWarnings', 'learnings', 'prohibitions', 'recommendations', 'semantic', 'summary']);
