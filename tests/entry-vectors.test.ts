@@ -51,21 +51,23 @@ const SNAPSHOT = '.knowledge/.cache/knowledge-vectors.bin';
 
 describe('the entry-vector snapshot', () => {
   const vectors = wordVectors();
-  const KEY = vectorSnapshotKey('a'.repeat(40), vectors);
+  const KEY = vectorSnapshotKey(vectors);
 
-  it('holds exactly the vectors it was made from, and is ignored when foreign, truncated or damaged', () => {
+  it('holds exactly the vectors, identity and text keys it was made from, and is ignored when foreign, truncated or damaged', () => {
     const matrix = computeEntryVectors(ENTRIES, vectors);
-    const bytes = serializeEntryVectors(matrix, KEY);
+    const keys = Buffer.alloc(40, 7);
+    const bytes = serializeEntryVectors({ matrix, identity: 'a'.repeat(40), keys }, KEY);
     const parsed = parseEntryVectors(bytes, KEY, 100)!;
-    assert.deepEqual([parsed.rows, parsed.dims, [...parsed.data]], [2, 100, [...matrix.data]]);
+    assert.deepEqual([parsed.identity, parsed.matrix.rows, parsed.matrix.dims, [...parsed.matrix.data], [...parsed.keys]], ['a'.repeat(40), 2, 100, [...matrix.data], [...keys]]);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
     const cases: Array<[string, Buffer, string]> = [
-      ['another key', bytes, vectorSnapshotKey('b'.repeat(40), vectors)],
+      ['another word table', bytes, `${'b'.repeat(40)}:${KEY.split(':')[1]}`],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
-      ['a flipped bit in the body', flipped, KEY],
+      ['a flipped bit in the text keys', flipped, KEY],
       ['empty', Buffer.alloc(0), KEY],
-      ['rows of another width', serializeEntryVectors(new VectorRows(1, 200), KEY), KEY],
+      ['rows of another width', serializeEntryVectors({ matrix: new VectorRows(1, 200), identity: 'a'.repeat(40), keys: Buffer.alloc(20) }, KEY), KEY],
+      ['keys missing', serializeEntryVectors({ matrix, identity: 'a'.repeat(40), keys: Buffer.alloc(20) }, KEY), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseEntryVectors(damaged, key, 100), undefined, name);
   });
@@ -86,9 +88,15 @@ describe('the entry-vector snapshot', () => {
     assert.deepEqual(await query(), { computed: 2, ids: ['learn-cache'] }, 'a truncated snapshot is ignored and rebuilt');
     assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written);
 
+    // One entry changes: only its text is embedded again; the other row is the snapshot's.
     writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), renderRecord('recommendation', { ...ENTRIES[0]!, title: 'Old cached data goes stale' }));
+    assert.deepEqual(await query(), { computed: 1, ids: ['rec-retry', 'learn-cache'] });
+    const updated = readFileSync(join(root, SNAPSHOT));
+    assert.notDeepEqual(updated, written);
+    // ... and holds exactly what embedding every entry afresh writes.
+    rmSync(join(root, SNAPSHOT));
     assert.deepEqual(await query(), { computed: 2, ids: ['rec-retry', 'learn-cache'] });
-    assert.notDeepEqual(readFileSync(join(root, SNAPSHOT)), written);
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), updated);
   });
 
   it('is ignored and rebuilt when its header gives a shape its body only seems to fit', async (t) => {

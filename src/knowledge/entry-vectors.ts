@@ -1,9 +1,13 @@
 // The built-in word-vector embedding of every entry of a knowledge index (title, description and
 // keywords), persisted in `.knowledge/.cache/knowledge-vectors.bin` so a process without the
-// daemon reads 400 bytes per entry instead of embedding each one. Keyed like the BM25 snapshot by
-// the entry files' content identity, and by the word table's checksum. Framed by _snapshot.ts; the
-// body holds float32 × dims per entry (zeros for an entry with no word in the table), read into
-// the rows the semantic scan runs over (vector-scan.ts).
+// daemon reads 400 bytes per entry instead of embedding each one. Framed by _snapshot.ts and keyed
+// by the word table's checksum and the byte order; the header names the entry files' content
+// identity the rows were made for, and the body holds float32 × dims per entry (zeros for an entry
+// with no word in the table), then the sha1 of each row's text. A current snapshot is read as it
+// is; after entries change, the rows of texts it already holds are reused and only new texts are
+// embedded (one edit re-embeds one entry, not 10,000). The rows go into the matrix the semantic
+// scan runs over (vector-scan.ts).
+import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
@@ -11,12 +15,23 @@ import type { KnowledgeEntry } from '../types.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
-
-const FORMAT = 'lore-entry-vectors/1';
+const FORMAT = 'lore-entry-vectors/2';
+/** Bytes of a row's text key (a sha1). */
+const KEY_BYTES = 20;
 
 interface Header extends SnapshotHeader {
+  /** The content identity of the entry files the rows were made for. */
+  identity: string;
   size: number;
   dims: number;
+}
+
+/** What a snapshot holds: the rows, the identity of the entries they were made for, and each row's text key. */
+export interface EntryVectorSnapshot {
+  matrix: VectorRows;
+  identity: string;
+  /** KEY_BYTES per row: the sha1 of the text the row embeds. */
+  keys: Buffer;
 }
 
 /** The text of an entry that the built-in vectors embed. */
@@ -38,39 +53,59 @@ function snapshotPath(root: string): string {
   return join(knowledgeDir(root), CACHE_DIR, 'knowledge-vectors.bin');
 }
 
-/** The key of a snapshot: what the entries are, which word table, and the machine's byte order. */
-export function vectorSnapshotKey(identity: string, vectors: WordVectors): string {
-  return `${identity}:${vectors.id}:${endianness()}`;
+/** The key of a snapshot: which word table, and the machine's byte order. */
+export function vectorSnapshotKey(vectors: WordVectors): string {
+  return `${vectors.id}:${endianness()}`;
 }
 
 /** The bytes of a snapshot of entry vectors under `key`. */
-export function serializeEntryVectors(matrix: VectorRows, key: string): Buffer {
+export function serializeEntryVectors(snapshot: EntryVectorSnapshot, key: string): Buffer {
+  const { matrix, identity, keys } = snapshot;
   const { data } = matrix;
-  return frameSnapshot({ format: FORMAT, key, size: matrix.rows, dims: matrix.dims }, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  return frameSnapshot({ format: FORMAT, key, identity, size: matrix.rows, dims: matrix.dims }, Buffer.concat([Buffer.from(data.buffer, data.byteOffset, data.byteLength), keys]));
 }
 
-/** The vectors held by `bytes` when they are a whole, undamaged snapshot of `dims`-wide vectors made under `key`; otherwise undefined. */
-export function parseEntryVectors(bytes: Buffer, key: string, dims: number): VectorRows | undefined {
+/** The snapshot `bytes` hold when they are whole and undamaged, of `dims`-wide vectors, made under `key`; otherwise undefined. */
+export function parseEntryVectors(bytes: Buffer, key: string, dims: number): EntryVectorSnapshot | undefined {
   // The sum covers the body, not the header: a shape that is not whole rows of `dims` reads as damaged, before anything is allocated for it.
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 ? 4 * header.size * dims : -1));
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 && typeof header.identity === 'string' ? (4 * dims + KEY_BYTES) * header.size : -1));
   if (framed === undefined) return undefined;
-  const { size } = framed.header;
+  const { size, identity } = framed.header;
   const matrix = new VectorRows(size, dims);
   matrix.data.set(new Float32Array(framed.body.buffer, framed.body.byteOffset, size * dims));
-  return matrix;
+  return { matrix, identity, keys: framed.body.subarray(4 * size * dims) };
 }
 
 /**
- * The vectors of a store's `size` entries: from the snapshot made under the same key when there is
- * one of the right size, computed from `entries()` (and the snapshot written) otherwise. `computed`
- * counts the entries embedded by this call.
+ * The vectors of a store's `size` entries: the snapshot's rows as they are when it was made for
+ * `identity`; otherwise the rows of `entries()`, each reused from the snapshot when it holds the
+ * same text and embedded when not, and the snapshot written. `computed` counts the entries embedded.
  */
 export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: VectorRows; computed: number }> {
-  const key = vectorSnapshotKey(identity, vectors);
+  const key = vectorSnapshotKey(vectors);
   const bytes = readSnapshotFile(snapshotPath(root));
-  const cached = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
-  if (cached !== undefined && cached.rows === size) return { matrix: cached, computed: 0 };
-  const matrix = computeEntryVectors(entries(), vectors);
-  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors(matrix, key));
-  return { matrix, computed: size };
+  const saved = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
+  if (saved !== undefined && saved.identity === identity && saved.matrix.rows === size) return { matrix: saved.matrix, computed: 0 };
+  const { dims } = vectors;
+  const rowOf = new Map<string, number>();
+  if (saved !== undefined) for (let row = 0; row < saved.matrix.rows; row++) rowOf.set(saved.keys.toString('latin1', KEY_BYTES * row, KEY_BYTES * (row + 1)), row);
+  const list = entries();
+  const matrix = new VectorRows(list.length, dims);
+  const keys = Buffer.alloc(KEY_BYTES * list.length);
+  let computed = 0;
+  list.forEach((entry, i) => {
+    const text = entryVectorText(entry);
+    const digest = createHash('sha1').update(text).digest();
+    digest.copy(keys, KEY_BYTES * i);
+    const row = rowOf.get(digest.toString('latin1'));
+    if (row !== undefined) {
+      matrix.data.set(saved!.matrix.data.subarray(row * dims, (row + 1) * dims), i * dims);
+      return;
+    }
+    const vector = embedText(text, vectors);
+    if (vector !== undefined) matrix.data.set(vector, i * dims);
+    computed++;
+  });
+  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys }, key));
+  return { matrix, computed };
 }
