@@ -2,6 +2,7 @@
 // .knowledge/.cache/knowledge-vectors.bin: what they hold, and that a damaged, foreign or
 // symlinked file is never trusted.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -10,9 +11,9 @@ import { computeEntryVectors, parseEntryVectors, serializeEntryVectors, vectorSn
 import { dot, VectorRows } from '../src/knowledge/vector-scan.js';
 import { embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
 import { renderRecord } from '../src/store/write.js';
-import { loreJson } from './helpers/cli.js';
+import { copyPackage, LORE_BIN, loreJson } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
-import { tempDir } from './helpers/temp.js';
+import { tempDir, testEnv } from './helpers/temp.js';
 
 const TABLE = new URL('../data/word-vectors.bin', import.meta.url);
 const round = (n: number): number => Math.round(n * 1e4) / 1e4;
@@ -62,7 +63,7 @@ describe('the entry-vector snapshot', () => {
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
     const cases: Array<[string, Buffer, string]> = [
-      ['another word table', bytes, `${'b'.repeat(40)}:${KEY.split(':')[1]}`],
+      ['another word table', bytes, KEY.replace(vectors.id, 'b'.repeat(40))],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['a flipped bit in the text keys', flipped, KEY],
       ['empty', Buffer.alloc(0), KEY],
@@ -116,6 +117,28 @@ describe('the entry-vector snapshot', () => {
       assert.equal(await query(), 2, `${size} rows of ${dims}`);
       assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written, `${size} rows of ${dims}: rewritten`);
     }
+  });
+
+  it('is not reused by another lore, whose words may embed otherwise: the answer and the file are those of no snapshot', async (t) => {
+    // A copy of the package at another version, for which "cache" is a stop word.
+    const pkg = copyPackage(t);
+    const edit = (file: string, from: string, to: string): void => {
+      const text = readFileSync(join(pkg, file), 'utf8');
+      assert.ok(text.includes(from), `${file} holds ${from}`);
+      writeFileSync(join(pkg, file), text.replace(from, to));
+    };
+    edit('package.json', '"version": "', '"version": "9.');
+    edit('dist/knowledge/_text.js', "'add adds added use uses used make makes new get set'", "'add adds added use uses used make makes new get set cache'");
+    const { root } = await knowledgeStore(t, ENTRIES);
+    const query = (bin: string): Promise<string> => new Promise((resolve, reject) => {
+      execFile(process.execPath, [bin, 'query', 'stale cached data', '--json'], { cwd: root, env: testEnv() }, (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr))));
+    });
+    const fresh = await query(LORE_BIN);
+    const snapshot = readFileSync(join(root, SNAPSHOT));
+    rmSync(join(root, SNAPSHOT));
+    assert.notEqual(await query(join(pkg, 'bin/lore.js')), fresh, 'the other lore embeds "The cache is keyed by content" otherwise');
+    assert.equal(await query(LORE_BIN), fresh);
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), snapshot);
   });
 
   it('is never read or written through a symlink', async (t) => {

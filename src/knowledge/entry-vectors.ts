@@ -1,15 +1,17 @@
 // The built-in word-vector embedding of every entry of a knowledge index (title, description and
 // keywords), persisted in `.knowledge/.cache/knowledge-vectors.bin` so a process without the
 // daemon reads 400 bytes per entry instead of embedding each one. Framed by _snapshot.ts and keyed
-// by the word table's checksum and the byte order; the header names the entry files' content
-// identity the rows were made for, and the body holds float32 × dims per entry (zeros for an entry
-// with no word in the table), then the sha1 of each row's text. A current snapshot is read as it
-// is; after entries change, the rows of texts it already holds are reused and only new texts are
-// embedded (one edit re-embeds one entry, not 10,000). The rows go into the matrix the semantic
-// scan runs over (vector-scan.ts).
+// by lore's cache key (a row is reused only by the lore that embedded it), the word table's
+// checksum and the byte order; the header names the entry files' content identity the rows were
+// made for, and the body holds float32 × dims per entry (zeros for an entry with no word in the
+// table), then the sha1 of each row's text. A current snapshot is read as it is; after entries
+// change, the rows of texts it already holds are reused and only new texts are embedded (one edit
+// re-embeds one entry, not 10,000). The rows go into the matrix the semantic scan runs over
+// (vector-scan.ts).
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
+import { cacheKey } from '../store/cache-key.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
@@ -53,9 +55,13 @@ function snapshotPath(root: string): string {
   return join(knowledgeDir(root), CACHE_DIR, 'knowledge-vectors.bin');
 }
 
-/** The key of a snapshot: which word table, and the machine's byte order. */
+/**
+ * The key of a snapshot: which lore made it, which word table, and the machine's byte order. Rows
+ * are reused by their text alone, so another lore (another tokenizer, stop-word list or weighting
+ * over the same table) must not read them.
+ */
 export function vectorSnapshotKey(vectors: WordVectors): string {
-  return `${vectors.id}:${endianness()}`;
+  return `${cacheKey()}:${vectors.id}:${endianness()}`;
 }
 
 /** The bytes of a snapshot of entry vectors under `key`. */

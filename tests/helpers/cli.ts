@@ -1,8 +1,10 @@
 // Runs the built CLI as a real child process, the way people and agents run it.
 import { execFile } from 'node:child_process';
-import { resolve, sep } from 'node:path';
+import { cpSync, symlinkSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { testEnv } from './temp.js';
+import { tempDir, testEnv } from './temp.js';
 
 export const LORE_BIN = fileURLToPath(new URL('../../bin/lore.js', import.meta.url));
 
@@ -21,6 +23,14 @@ export interface RunOptions {
 
 /** This checkout of lore: tests run lore in temporary directories, never here. */
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A copy of this package as npm installs it (its node_modules linked), for a test that changes one of its files; its CLI is bin/lore.js. */
+export function copyPackage(t: TestContext): string {
+  const pkg = tempDir(t, 'lore-pkg-');
+  for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(REPOSITORY, part), join(pkg, part), { recursive: true });
+  symlinkSync(join(REPOSITORY, 'node_modules'), join(pkg, 'node_modules'));
+  return pkg;
+}
 
 /** Commands that only read, which a test may run on this repository's own store. */
 const READ_ONLY = new Set(['status', 'validate', 'list', 'show', 'query', '--help', '--version']);
