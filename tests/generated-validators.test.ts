@@ -3,7 +3,7 @@
 // one only while the schema files it was made from are unchanged.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -12,9 +12,10 @@ import { OPS } from '../src/ops/registry.js';
 import { FORMATS } from '../src/schema/formats.js';
 import { loadSchemaFile, opSchemaPath, SCHEMA_ID_BASE, SCHEMA_NAMES, schemaFileName, type JsonSchema } from '../src/schema/schemas.js';
 import { createAjv, describeErrors, fileValidator, generatedValidatorPath, generatorKey, schemaFileHash, schemaFilesOf } from '../src/schema/validate.js';
+import { copyPackage } from './helpers/cli.js';
 import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
-import { tempDir, testEnv } from './helpers/temp.js';
+import { testEnv } from './helpers/temp.js';
 
 // A path, not a URL's pathname: a checkout under a folder with a space or non-ASCII letter has one percent-encoded.
 const PACKAGE = join(import.meta.dirname, '..');
@@ -95,9 +96,7 @@ interface Run {
  */
 async function packageCopy(t: TestContext): Promise<{ pkg: string; query: () => Promise<Run> }> {
   const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })]);
-  const pkg = tempDir(t, 'lore-pkg-');
-  for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
-  symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+  const pkg = copyPackage(t);
   const trace = join(pkg, 'trace.mjs');
   writeFileSync(trace, "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => process.stderr.write(Object.keys(require.cache).some((k) => k.includes('/node_modules/ajv/dist/compile/')) ? 'AJV\\n' : 'NO AJV\\n'));\n");
   // Not LORE_CHECK_OUTPUT: checking the output against its schema is ajv's job.

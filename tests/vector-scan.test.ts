@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dot, dotAt, VectorRows } from '../src/knowledge/vector-scan.js';
-import { lore } from './helpers/cli.js';
+import { copyPackage, lore } from './helpers/cli.js';
 import { prng } from './helpers/glob-fuzz.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempDir, testEnv } from './helpers/temp.js';
@@ -145,10 +145,8 @@ describe('the vector scan', () => {
   });
 
   it('runs the JavaScript loop when data/vector-scan.wasm is missing or damaged, and lore answers the same', async (t) => {
-    // A copy of the package (its node_modules linked) whose kernel file is then damaged.
-    const pkg = tempDir(t, 'lore-pkg-');
-    for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(PACKAGE, part), join(pkg, part), { recursive: true });
-    symlinkSync(join(PACKAGE, 'node_modules'), join(pkg, 'node_modules'));
+    // A copy of the package whose kernel file is then damaged.
+    const pkg = copyPackage(t);
     const kernelFile = join(pkg, 'data/vector-scan.wasm');
     const bytes = readFileSync(kernelFile);
     // A valid module that subtracts where the kernel adds (f64x2.add is 0xfd 0xf0 0x01, f64x2.sub 0xfd 0xf1 0x01).
