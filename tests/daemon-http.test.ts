@@ -165,8 +165,8 @@ test('over a socket, a body is capped whether it states its length or comes in c
   t.after(() => new Promise<void>((resolve) => http.close(() => resolve())));
   const { port } = http.address() as import('node:net').AddressInfo;
   // Host names the address the app was made for; the socket is wherever the test server listens.
-  const send = (chunks: Buffer[], headers: Record<string, string | number>): Promise<{ status: number; body: string }> => new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/ops/knowledge.query', method: 'POST', agent: false, headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, ...headers } }, (res) => {
+  const send = (chunks: Buffer[], headers: Record<string, string | number>, method = 'POST', path = '/api/ops/knowledge.query'): Promise<{ status: number; body: string }> => new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, agent: false, headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, ...headers } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts).toString('utf8') }));
@@ -184,6 +184,9 @@ test('over a socket, a body is capped whether it states its length or comes in c
   assert.deepEqual([stated.status, JSON.parse(stated.body)], [413, refused]);
   const chunked = await send([over.subarray(0, MAX_BODY_BYTES / 2), over.subarray(MAX_BODY_BYTES / 2)], { 'transfer-encoding': 'chunked' });
   assert.deepEqual([chunked.status, JSON.parse(chunked.body)], [413, refused]);
+  // A GET's body is never read, so its size is not judged: it is answered as before.
+  const get = await send([over], { 'content-length': over.length }, 'GET', '/api/status');
+  assert.equal(get.status, 200, get.body);
   // Within the cap, both ways: the whole body is read (padding of spaces around the JSON included).
   const padded = Buffer.concat([Buffer.from('{"taskDescription":"retry"'), Buffer.alloc(1024 * 1024, 0x20), Buffer.from('}')]);
   const framings: Array<Record<string, string | number>> = [{ 'content-length': padded.length }, { 'transfer-encoding': 'chunked' }];

@@ -52,6 +52,8 @@ function bodyCap(): MiddlewareHandler {
   const tooLarge = (c: Context): Response => refuse(c, 413, 'TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
   const streamed = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   return async (c, next) => {
+    // A GET or HEAD has no body to read: the handlers never look at one.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
     if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
     if (Number.parseInt(length, 10) > MAX_BODY_BYTES) return tooLarge(c);
