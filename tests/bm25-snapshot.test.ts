@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { buildBm25, scoreBm25 } from '../src/knowledge/bm25.js';
+import { buildBm25, scoreBm25, type Bm25Index } from '../src/knowledge/bm25.js';
+import type { KnowledgeEntry } from '../src/types.js';
 import { bm25SnapshotKey, parseBm25, serializeBm25 } from '../src/knowledge/bm25-snapshot.js';
 import { renderRecord } from '../src/store/write.js';
 import { lore } from './helpers/cli.js';
+import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -15,37 +17,74 @@ const ENTRIES = [
   entry({ id: 'learn-cache', title: 'The cache is keyed by content', description: 'Stale caches were a bug once.' }),
 ];
 const SNAPSHOT = '.knowledge/.cache/knowledge-bm25.bin';
-const KEY = bm25SnapshotKey('a'.repeat(40), 3);
+const KEY = bm25SnapshotKey(3);
+const IDENTITY = 'a'.repeat(40);
+/** An index as plain data, terms sorted: two indexes are the same index when these are equal. */
+const plain = (index: Bm25Index) => ({ size: index.size, norms: [...index.norms], lengths: [...index.lengths], keys: [...index.keys], postings: [...index.postings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, p]) => [term, [...p.docs], [...p.tfs]]) });
 
 describe('the BM25 snapshot', () => {
-  it('holds exactly the postings, norms and scores of the index it was made from', () => {
+  it('holds exactly the postings, norms, lengths, text keys and scores of the index it was made from, and the identity it was made for', () => {
     const index = buildBm25(ENTRIES, 3);
-    const loaded = parseBm25(serializeBm25(index, KEY), KEY);
+    const loaded = parseBm25(serializeBm25(index, IDENTITY, KEY), KEY);
     assert.ok(loaded !== undefined);
-    assert.equal(loaded.size, 3);
-    assert.deepEqual([...loaded.norms], [...index.norms]);
-    assert.deepEqual([...loaded.postings].map(([term, p]) => [term, [...p.docs], [...p.tfs]]), [...index.postings].map(([term, p]) => [term, [...p.docs], [...p.tfs]]));
-    assert.deepEqual([...scoreBm25(loaded, ['upload', 'secret', 'cache'])], [...scoreBm25(index, ['upload', 'secret', 'cache'])]);
+    assert.equal(loaded.identity, IDENTITY);
+    assert.deepEqual(plain(loaded.index), plain(index));
+    assert.deepEqual([...loaded.index.postings.keys()], [...index.postings.keys()]);
+    assert.deepEqual([...scoreBm25(loaded.index, ['upload', 'secret', 'cache'])], [...scoreBm25(index, ['upload', 'secret', 'cache'])]);
   });
 
   it('is ignored when foreign, truncated, damaged or not a snapshot at all', () => {
-    const bytes = serializeBm25(buildBm25(ENTRIES, 3), KEY);
+    const bytes = serializeBm25(buildBm25(ENTRIES, 3), IDENTITY, KEY);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
     const cases: Array<[string, Buffer, string]> = [
-      ['another key', bytes, bm25SnapshotKey('b'.repeat(40), 3)],
-      ['another keyword boost', bytes, bm25SnapshotKey('a'.repeat(40), 2)],
+      ['another lore', bytes, `${'b'.repeat(40)}:${KEY.slice(KEY.indexOf(':') + 1)}`],
+      ['another keyword boost', bytes, bm25SnapshotKey(2)],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['one byte longer', Buffer.concat([bytes, Buffer.from([0])]), KEY],
-      ['a flipped bit in the body', flipped, KEY],
+      ['a flipped bit in the text keys', flipped, KEY],
       ['empty', Buffer.alloc(0), KEY],
-      ['text', Buffer.from('{"format":"lore-bm25/1"}'), KEY],
+      ['text', Buffer.from('{"format":"lore-bm25/2"}'), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseBm25(damaged, key), undefined, name);
     // A copy starting off an 8-byte boundary still loads.
     const shifted = Buffer.alloc(bytes.length + 3).subarray(3);
     bytes.copy(shifted);
-    assert.equal(parseBm25(shifted, KEY)?.size, 3);
+    assert.equal(parseBm25(shifted, KEY)?.index.size, 3);
+  });
+
+  it('built after edits from an earlier index, is the index built afresh: entries changed, added, removed, reordered, duplicated', () => {
+    const random = seeded(15);
+    const words = 'retry upload cache stale secret env backoff queue index token parser build'.split(' ');
+    const text = (n: number): string => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
+    const make = (i: number): KnowledgeEntry => entry({ id: `rec-${i}-${Math.floor(random() * 1e6)}`, title: text(3), description: `${text(8)}.`, ...(random() < 0.4 ? { details: text(20) } : {}), keywords: random() < 0.5 ? [words[i % words.length]!] : [] });
+    let entries = Array.from({ length: 40 }, (_, i) => make(i));
+    let previous = buildBm25(entries, 1.3);
+    for (let step = 0; step < 60; step++) {
+      const next = [...entries];
+      const at = Math.floor(random() * next.length);
+      const kind = Math.floor(random() * 5);
+      if (kind === 0) next[at] = { ...next[at]!, title: text(3) };
+      else if (kind === 1) next.splice(at, 0, make(step));
+      else if (kind === 2 && next.length > 1) next.splice(at, 1);
+      else if (kind === 3) next.reverse();
+      else next.splice(at, 0, { ...next[Math.floor(random() * next.length)]!, id: `rec-copy-${step}` });
+      const reused = buildBm25(next, 1.3, previous);
+      assert.deepEqual(plain(reused), plain(buildBm25(next, 1.3)), `step ${step}`);
+      entries = next;
+      previous = reused;
+    }
+  });
+
+  it('takes an unchanged entry\'s frequencies from the earlier index instead of reading its text again', () => {
+    const previous = buildBm25(ENTRIES, 3);
+    // Forge what the earlier index says of rec-retry's text (document 1): the new index shows it was read from there.
+    const retry = previous.postings.get('retry')!;
+    const forged = { ...previous, postings: new Map([...previous.postings].map(([term, p]) => [term, term === 'retry' ? { docs: p.docs, tfs: p.tfs.map(() => 99) } : p])) };
+    assert.deepEqual([...retry.docs], [1]);
+    assert.deepEqual([...buildBm25([ENTRIES[1]!], 3, forged).postings.get('retry')!.tfs], [99]);
+    // An entry whose text changed is read again.
+    assert.deepEqual([...buildBm25([{ ...ENTRIES[1]!, title: 'Retry flaky downloads' }], 3, forged).postings.get('retry')!.tfs], [2]);
   });
 
   it('is written by a query, rebuilt when damaged, and rewritten when an entry changes', async (t) => {
@@ -54,7 +93,7 @@ describe('the BM25 snapshot', () => {
     const first = await query();
     assert.equal(first.code, 0);
     const written = readFileSync(join(root, SNAPSHOT));
-    assert.equal(parseBm25(written, parseKey(written))?.size, 3);
+    assert.equal(parseBm25(written, parseKey(written))?.index.size, 3);
 
     assert.deepEqual(await query(), first, 'from the snapshot, the same output');
     assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written, 'a current snapshot is not rewritten');
@@ -68,8 +107,12 @@ describe('the BM25 snapshot', () => {
     assert.equal(changed.code, 0);
     assert.notDeepEqual(changed.stdout, first.stdout);
     const rewritten = readFileSync(join(root, SNAPSHOT));
-    assert.notEqual(parseKey(rewritten), parseKey(written));
-    assert.deepEqual([...parseBm25(rewritten, parseKey(rewritten))!.postings.get('retry')!.tfs], [3.5]);
+    assert.equal(parseKey(rewritten), parseKey(written));
+    assert.notEqual(parseBm25(rewritten, parseKey(rewritten))!.identity, parseBm25(written, parseKey(written))!.identity);
+    assert.deepEqual([...parseBm25(rewritten, parseKey(rewritten))!.index.postings.get('retry')!.tfs], [3.5]);
+    // What the edit's index was built from the snapshot answers as one built afresh.
+    rmSync(join(root, SNAPSHOT));
+    assert.deepEqual(await query(), changed);
   });
 
   it('is never read or written through a symlink', async (t) => {

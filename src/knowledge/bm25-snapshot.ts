@@ -1,41 +1,56 @@
 // The BM25 index persisted in `.knowledge/.cache/knowledge-bm25.bin`, so a process without the
-// daemon loads postings instead of tokenising every entry. Keyed by the content identity of the
-// entry files (readRecordsCached) and keyword_boost. Framed by _snapshot.ts; the header adds
-// size, terms and posting lengths, the body holds norms (float64 × size), every posting's tfs
-// (float64), every posting's docs (int32).
+// daemon loads postings instead of tokenising every entry. Keyed by the lore that made it
+// (cacheKey), keyword_boost and the byte order; the header names the content identity of the entry
+// files it was made for (readRecordsCached), its size, terms and posting lengths. Framed by
+// _snapshot.ts; the body holds norms and document lengths (float64 × size each), every posting's
+// tfs (float64), every posting's docs (int32), then each document's text key (bm25.ts
+// entryTextKey). A snapshot made for other entry files still serves an index built after an edit:
+// the entries whose text it holds are not tokenised again.
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
-import type { Bm25Index, Posting } from './bm25.js';
+import { cacheKey } from '../store/cache-key.js';
+import { TEXT_KEY_BYTES, type Bm25Index, type Posting } from './bm25.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 
-const FORMAT = 'lore-bm25/1';
+const FORMAT = 'lore-bm25/2';
 
 interface Header extends SnapshotHeader {
+  /** The content identity of the entry files the index was made for. */
+  identity: string;
   size: number;
   terms: string[];
+  /** The length of each term's posting. */
   lengths: number[];
+}
+
+/** A snapshot's index and the identity of the entry files it was made for. */
+export interface Bm25Snapshot {
+  index: Bm25Index;
+  identity: string;
 }
 
 function snapshotPath(root: string): string {
   return join(knowledgeDir(root), CACHE_DIR, 'knowledge-bm25.bin');
 }
 
-/** The key of a snapshot: what the entries are, how keywords weigh, and the machine's byte order. */
-export function bm25SnapshotKey(identity: string, keywordBoost: number): string {
-  return `${identity}:${keywordBoost}:${endianness()}`;
+/** The key of a snapshot: the lore that made it, how keywords weigh, and the machine's byte order. */
+export function bm25SnapshotKey(keywordBoost: number): string {
+  return `${cacheKey()}:${keywordBoost}:${endianness()}`;
 }
 
-/** The bytes of a snapshot of `index` under `key`. */
-export function serializeBm25(index: Bm25Index, key: string): Buffer {
+/** The bytes of a snapshot of `index`, made for the entry files of `identity`, under `key`. */
+export function serializeBm25(index: Bm25Index, identity: string, key: string): Buffer {
   const terms = [...index.postings.keys()];
   const lengths = terms.map((term) => index.postings.get(term)!.docs.length);
   const total = lengths.reduce((a, b) => a + b, 0);
-  const body = Buffer.alloc(8 * index.size + 12 * total);
+  const body = Buffer.alloc(16 * index.size + 12 * total + TEXT_KEY_BYTES * index.size);
   const norms = new Float64Array(body.buffer, body.byteOffset, index.size);
-  const tfs = new Float64Array(body.buffer, body.byteOffset + 8 * index.size, total);
-  const docs = new Int32Array(body.buffer, body.byteOffset + 8 * (index.size + total), total);
+  const docLengths = new Float64Array(body.buffer, body.byteOffset + 8 * index.size, index.size);
+  const tfs = new Float64Array(body.buffer, body.byteOffset + 16 * index.size, total);
+  const docs = new Int32Array(body.buffer, body.byteOffset + 16 * index.size + 8 * total, total);
   norms.set(index.norms);
+  docLengths.set(index.lengths);
   let at = 0;
   for (const term of terms) {
     const posting = index.postings.get(term)!;
@@ -43,20 +58,24 @@ export function serializeBm25(index: Bm25Index, key: string): Buffer {
     docs.set(posting.docs, at);
     at += posting.docs.length;
   }
-  return frameSnapshot({ format: FORMAT, key, size: index.size, terms, lengths }, body);
+  index.keys.copy(body, 16 * index.size + 12 * total);
+  return frameSnapshot({ format: FORMAT, key, identity, size: index.size, terms, lengths }, body);
 }
 
 const totalOf = (header: Header): number => header.lengths.reduce((a, b) => a + b, 0);
 
-/** The index held by `bytes` when they are a whole, undamaged snapshot made under `key`; otherwise undefined. */
-export function parseBm25(bytes: Buffer, key: string): Bm25Index | undefined {
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.terms.length === header.lengths.length ? 8 * header.size + 12 * totalOf(header) : -1));
+/** The snapshot `bytes` hold when they are whole and undamaged, made under `key`; otherwise undefined. */
+export function parseBm25(bytes: Buffer, key: string): Bm25Snapshot | undefined {
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (typeof header.identity === 'string' && Number.isSafeInteger(header.size) && header.size >= 0 && Array.isArray(header.terms) && Array.isArray(header.lengths) && header.terms.length === header.lengths.length ? (16 + TEXT_KEY_BYTES) * header.size + 12 * totalOf(header) : -1));
   if (framed === undefined) return undefined;
   const { header, body } = framed;
+  const { size } = header;
   const total = totalOf(header);
-  const norms = new Float64Array(body.buffer, body.byteOffset, header.size);
-  const tfs = new Float64Array(body.buffer, body.byteOffset + 8 * header.size, total);
-  const docs = new Int32Array(body.buffer, body.byteOffset + 8 * (header.size + total), total);
+  const norms = new Float64Array(body.buffer, body.byteOffset, size);
+  const lengths = new Float64Array(body.buffer, body.byteOffset + 8 * size, size);
+  const tfs = new Float64Array(body.buffer, body.byteOffset + 16 * size, total);
+  const docs = new Int32Array(body.buffer, body.byteOffset + 16 * size + 8 * total, total);
+  const keys = body.subarray(16 * size + 12 * total);
   const postings = new Map<string, Posting>();
   let at = 0;
   header.terms.forEach((term, i) => {
@@ -64,16 +83,16 @@ export function parseBm25(bytes: Buffer, key: string): Bm25Index | undefined {
     postings.set(term, { docs: docs.subarray(at, end), tfs: tfs.subarray(at, end) });
     at = end;
   });
-  return { size: header.size, postings, norms };
+  return { index: { size, postings, norms, lengths, keys }, identity: header.identity };
 }
 
-/** The snapshot of the store's BM25 index made under `key`, when there is a usable one. */
-export function readBm25Snapshot(root: string, key: string): Bm25Index | undefined {
+/** The store's BM25 snapshot made under `key`, when there is a usable one (for any entry files). */
+export function readBm25Snapshot(root: string, key: string): Bm25Snapshot | undefined {
   const bytes = readSnapshotFile(snapshotPath(root));
   return bytes === undefined ? undefined : parseBm25(bytes, key);
 }
 
 /** Writes the snapshot atomically; a store that cannot take it (read-only checkout) is left as it was. */
-export async function writeBm25Snapshot(root: string, key: string, index: Bm25Index): Promise<void> {
-  await writeSnapshotFile(snapshotPath(root), serializeBm25(index, key));
+export async function writeBm25Snapshot(root: string, key: string, identity: string, index: Bm25Index): Promise<void> {
+  await writeSnapshotFile(snapshotPath(root), serializeBm25(index, identity, key));
 }

@@ -1,6 +1,7 @@
 // BM25 over knowledge entries: title, description, details and keywords, with keyword hits
 // weighted by matching.keyword_boost. Built once per set of entries; scoring a query touches only
 // the postings of its terms, so the index can serve many queries (the daemon keeps one).
+import { createHash } from 'node:crypto';
 import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
 
@@ -19,6 +20,18 @@ export interface Bm25Index {
   postings: Map<string, Posting>;
   /** K1 × (1 − B + B × length / average length) of each document: its length normalisation. */
   norms: Float64Array;
+  /** The weighted length of each document (the sum of its term frequencies). */
+  lengths: Float64Array;
+  /** TEXT_KEY_BYTES per document: the sha1 of the text it was made from (entryTextKey). */
+  keys: Buffer;
+}
+
+/** Bytes of a document's text key. */
+export const TEXT_KEY_BYTES = 20;
+
+/** The key of what BM25 reads of an entry: equal keys give equal term frequencies (under one keyword boost and one lore). */
+export function entryTextKey(entry: KnowledgeEntry): Buffer {
+  return createHash('sha1').update(JSON.stringify([entry.title, entry.description, entry.details ?? null, entry.keywords])).digest();
 }
 
 /** Weighted term frequencies of one entry: each keyword word counts `keywordBoost` times. */
@@ -35,28 +48,71 @@ export function entryTerms(entry: KnowledgeEntry, keywordBoost: number): Map<str
   return counts;
 }
 
-/** Builds the index of a list of entries (document i is entries[i]). */
-export function buildBm25(entries: readonly KnowledgeEntry[], keywordBoost: number): Bm25Index {
+/**
+ * Builds the index of a list of entries (document i is entries[i]). With `previous` (an index
+ * built under the same keyword boost, by the same lore), an entry whose text `previous` holds
+ * takes its term frequencies and length from there instead of being tokenised again: the same
+ * numbers, in the same document order, so the same index.
+ */
+export function buildBm25(entries: readonly KnowledgeEntry[], keywordBoost: number, previous?: Bm25Index): Bm25Index {
+  const keys = Buffer.alloc(TEXT_KEY_BYTES * entries.length);
+  entries.forEach((entry, doc) => entryTextKey(entry).copy(keys, TEXT_KEY_BYTES * doc));
+  const reused = previous === undefined ? undefined : reusedTerms(previous, keys);
   const lists = new Map<string, { docs: number[]; tfs: number[] }>();
   const lengths = new Float64Array(entries.length);
   let total = 0;
   entries.forEach((entry, doc) => {
-    let length = 0;
-    for (const [term, count] of entryTerms(entry, keywordBoost)) {
+    const add = (term: string, count: number): void => {
       let list = lists.get(term);
       if (list === undefined) lists.set(term, (list = { docs: [], tfs: [] }));
       list.docs.push(doc);
       list.tfs.push(count);
-      length += count;
+    };
+    const old = reused?.get(doc);
+    if (old !== undefined) {
+      for (let i = 0; i < old.terms.length; i++) add(old.terms[i]!, old.tfs[i]!);
+      lengths[doc] = old.length;
+    } else {
+      let length = 0;
+      for (const [term, count] of entryTerms(entry, keywordBoost)) {
+        add(term, count);
+        length += count;
+      }
+      lengths[doc] = length;
     }
-    lengths[doc] = length;
-    total += length;
+    total += lengths[doc]!;
   });
   const average = entries.length === 0 || total === 0 ? 1 : total / entries.length;
   const norms = lengths.map((length) => K1 * (1 - B + (B * length) / average));
   const postings = new Map<string, Posting>();
   for (const [term, list] of lists) postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
-  return { size: entries.length, postings, norms };
+  return { size: entries.length, postings, norms, lengths, keys };
+}
+
+/** For each new document whose text `previous` holds, that document's terms, frequencies and length there (read back from its postings). */
+function reusedTerms(previous: Bm25Index, keys: Buffer): Map<number, { terms: string[]; tfs: number[]; length: number }> {
+  const oldDocOf = new Map<string, number>();
+  for (let doc = 0; doc < previous.size; doc++) oldDocOf.set(previous.keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)), doc);
+  const wanted = new Map<number, { terms: string[]; tfs: number[]; length: number }>();
+  const byNew = new Map<number, { terms: string[]; tfs: number[]; length: number }>();
+  for (let doc = 0; doc < keys.length / TEXT_KEY_BYTES; doc++) {
+    const old = oldDocOf.get(keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)));
+    if (old === undefined) continue;
+    let terms = wanted.get(old);
+    if (terms === undefined) wanted.set(old, (terms = { terms: [], tfs: [], length: previous.lengths[old]! }));
+    byNew.set(doc, terms);
+  }
+  if (wanted.size === 0) return byNew;
+  for (const [term, { docs, tfs }] of previous.postings) {
+    for (let i = 0; i < docs.length; i++) {
+      const terms = wanted.get(docs[i]!);
+      if (terms !== undefined) {
+        terms.terms.push(term);
+        terms.tfs.push(tfs[i]!);
+      }
+    }
+  }
+  return byNew;
 }
 
 /** The documents holding every one of the terms (none for no terms). */

@@ -3,7 +3,7 @@
 // one in its workspace (src/ops/knowledge/_knowledge.ts).
 import type { Problem } from '../errors.js';
 import type { Store } from '../store/open.js';
-import type { KnowledgeType, MatchingConfig, Priority } from '../types.js';
+import type { KnowledgeEntry, KnowledgeType, MatchingConfig, Priority } from '../types.js';
 import { priorityRank } from '../priority.js';
 import { applicabilityOf, applies, appliesEverywhere, type Applicability, type ApplyContext } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
@@ -207,14 +207,23 @@ async function indexFromSnapshot(store: Store, snapshot: IndexSnapshot, stats: R
     return { id, type: snapshot.types[doc]!, rank: priorityRank(priority), weight: PRIORITY_WEIGHT[priority] * helpfulness(stats.get(id) ?? none), applicability: snapshot.applicability[doc]! };
   });
   const entries = new SnapshotEntries(snapshot, stats);
-  const { matching } = store.config;
-  const key = bm25SnapshotKey(snapshot.identity, matching.keyword_boost);
-  let bm25 = readBm25Snapshot(store.root, key);
-  if (bm25?.size !== entries.length) {
-    bm25 = buildBm25(allEntries(entries), matching.keyword_boost);
-    await writeBm25Snapshot(store.root, key, bm25);
-  }
-  return { entries, meta, columns: columnsOf(meta), bm25, plan: snapshot.plan, matching, identity: snapshot.identity };
+  const bm25 = await storeBm25(store, snapshot.identity, entries.length, () => allEntries(entries));
+  return { entries, meta, columns: columnsOf(meta), bm25, plan: snapshot.plan, matching: store.config.matching, identity: snapshot.identity };
+}
+
+/**
+ * The BM25 index of a store's `size` entries of `identity`: the snapshot's when it was made for
+ * them; otherwise built from `entries()`, taking from the snapshot what it holds of unchanged
+ * entries, and saved for the next process.
+ */
+async function storeBm25(store: Store, identity: string, size: number, entries: () => readonly KnowledgeEntry[]): Promise<Bm25Index> {
+  const boost = store.config.matching.keyword_boost;
+  const key = bm25SnapshotKey(boost);
+  const saved = readBm25Snapshot(store.root, key);
+  if (saved !== undefined && saved.identity === identity && saved.index.size === size) return saved.index;
+  const bm25 = buildBm25(entries(), boost, saved?.index);
+  await writeBm25Snapshot(store.root, key, identity, bm25);
+  return bm25;
 }
 
 /**
@@ -233,10 +242,8 @@ export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
     const from = sourceOf(record);
     return from === undefined ? entry : { ...entry, from };
   });
-  const key = bm25SnapshotKey(loaded.identity, store.config.matching.keyword_boost);
-  const bm25 = readBm25Snapshot(store.root, key);
-  const index = buildKnowledgeIndex(entries, store.config.matching, bm25?.size === entries.length ? bm25 : undefined);
-  if (index.bm25 !== bm25) await writeBm25Snapshot(store.root, key, index.bm25);
+  const bm25 = await storeBm25(store, loaded.identity, entries.length, () => entries);
+  const index = buildKnowledgeIndex(entries, store.config.matching, bm25);
   index.identity = loaded.identity;
   if (loaded.stamp !== undefined) await writeIndexSnapshot(store, loaded.stamp, loaded.records.map((record) => record.value), index.plan, loaded.identity, loaded.problems);
   return { index, problems: [...loaded.problems, ...usage.problems] };
