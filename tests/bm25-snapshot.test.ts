@@ -37,12 +37,16 @@ describe('the BM25 snapshot', () => {
     const bytes = serializeBm25(buildBm25(ENTRIES, 3), IDENTITY, KEY);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
+    // The header is data too: "retry" read as "setry" would be carried into every index built from the snapshot.
+    const term = Buffer.from(bytes);
+    term[bytes.indexOf('"retry"') + 1] = term[bytes.indexOf('"retry"') + 1]! ^ 1;
     const cases: Array<[string, Buffer, string]> = [
       ['another lore', bytes, `${'b'.repeat(40)}:${KEY.slice(KEY.indexOf(':') + 1)}`],
       ['another keyword boost', bytes, bm25SnapshotKey(2)],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['one byte longer', Buffer.concat([bytes, Buffer.from([0])]), KEY],
       ['a flipped bit in the text keys', flipped, KEY],
+      ['a flipped bit in a term of the header', term, KEY],
       ['empty', Buffer.alloc(0), KEY],
       ['text', Buffer.from('{"format":"lore-bm25/2"}'), KEY],
     ];

@@ -57,11 +57,14 @@ describe('the knowledge index snapshot', () => {
     const tables = Buffer.from(bytes);
     const body = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8; // the header, padded to 8 bytes
     tables[body + 4 * 4] = tables[body + 4 * 4]! ^ 1; // the first entry's sum, after the four offsets
+    const id = Buffer.from(bytes);
+    id[bytes.indexOf(`"${ENTRIES[0]!.id}"`) + 1] = id[bytes.indexOf(`"${ENTRIES[0]!.id}"`) + 1]! ^ 2; // an id in the header
     const cases: Array<[string, Buffer, string]> = [
       ['another key', bytes, 'other:key'],
       ['truncated', bytes.subarray(0, bytes.length - 1), KEY],
       ['one byte longer', Buffer.concat([bytes, Buffer.from([0])]), KEY],
       ['a flipped bit in the offsets and sums', tables, KEY],
+      ['a flipped bit in an id of the header', id, KEY],
       ['empty', Buffer.alloc(0), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseIndex(damaged, key), undefined, name);

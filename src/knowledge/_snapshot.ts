@@ -1,11 +1,21 @@
 // The framing of lore's binary caches in .knowledge/.cache/ (the BM25 index, the entry vectors,
-// the knowledge index): a 4-byte header length, a JSON header (format, key, sha1 of the body, and
+// the knowledge index): a 4-byte header length, a JSON header (its sum first, then format, key and
 // what the cache adds), zeros up to 8 bytes, then the body, whose typed arrays start aligned, then
-// an optional tail the sum does not cover (the cache checks each part it reads itself). A file
-// that is missing, foreign, stale, truncated or damaged reads as nothing: the caller rebuilds it.
+// an optional tail the sum does not cover (the cache checks each part it reads itself). The sum is
+// the sha1 of the header's bytes, with the sum's own 40 characters as zeros, and the body: the
+// header's terms and ids are data too. A file that is missing, foreign, stale, truncated or
+// damaged reads as nothing: the caller rebuilds it.
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readBytesIfExistsSync } from '../fs/read-text.js';
+
+// The header opens with its sum, written over these zeros once the rest is known.
+const SUM_OPENING = '{"sum":"';
+const SUM_AT = SUM_OPENING.length;
+const UNSUMMED = '0'.repeat(40);
+
+/** The sum of a snapshot: its header (the sum as zeros) and its body. */
+const sumOf = (json: Buffer, body: Buffer): string => createHash('sha1').update(json).update(body).digest('hex');
 
 /** What every snapshot header holds. */
 export interface SnapshotHeader {
@@ -16,7 +26,8 @@ export interface SnapshotHeader {
 
 /** The bytes of a snapshot: `header` (format, key and the cache's own fields) over `body`, then `tail`. */
 export function frameSnapshot(header: Omit<SnapshotHeader, 'sum'> & Record<string, unknown>, body: Buffer, tail?: Buffer): Buffer {
-  const json = Buffer.from(JSON.stringify({ ...header, sum: createHash('sha1').update(body).digest('hex') }));
+  const json = Buffer.from(JSON.stringify({ sum: UNSUMMED, ...header }));
+  json.write(sumOf(json, body), SUM_AT, 'latin1');
   const start = align(4 + json.length);
   const head = Buffer.alloc(start);
   head.writeUInt32LE(json.length, 0);
@@ -42,7 +53,10 @@ export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format:
     // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
     const within = bytes.subarray(start, start + size);
     const body = (bytes.byteOffset + start) % 8 === 0 ? within : Buffer.from(within);
-    return createHash('sha1').update(body).digest('hex') === header.sum ? { header, body, tail: bytes.subarray(start + size) } : undefined;
+    const json = Buffer.from(bytes.subarray(4, 4 + length));
+    if (json.toString('latin1', 0, SUM_AT) !== SUM_OPENING) return undefined;
+    json.write(UNSUMMED, SUM_AT, 'latin1');
+    return sumOf(json, body) === header.sum ? { header, body, tail: bytes.subarray(start + size) } : undefined;
   } catch {
     return undefined; // damaged: rebuilt by the caller
   }
