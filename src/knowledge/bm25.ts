@@ -89,12 +89,19 @@ export function buildBm25(entries: readonly KnowledgeEntry[], keywordBoost: numb
   return { size: entries.length, postings, norms, lengths, keys };
 }
 
+/** A document's terms with their frequencies, and its length. */
+interface DocTerms {
+  terms: string[];
+  tfs: number[];
+  length: number;
+}
+
 /** For each new document whose text `previous` holds, that document's terms, frequencies and length there (read back from its postings). */
-function reusedTerms(previous: Bm25Index, keys: Buffer): Map<number, { terms: string[]; tfs: number[]; length: number }> {
+function reusedTerms(previous: Bm25Index, keys: Buffer): Map<number, DocTerms> {
   const oldDocOf = new Map<string, number>();
   for (let doc = 0; doc < previous.size; doc++) oldDocOf.set(previous.keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)), doc);
-  const wanted = new Map<number, { terms: string[]; tfs: number[]; length: number }>();
-  const byNew = new Map<number, { terms: string[]; tfs: number[]; length: number }>();
+  const wanted = new Map<number, DocTerms>();
+  const byNew = new Map<number, DocTerms>();
   for (let doc = 0; doc < keys.length / TEXT_KEY_BYTES; doc++) {
     const old = oldDocOf.get(keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)));
     if (old === undefined) continue;
