@@ -10,7 +10,8 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import { cacheKey } from '../store/cache-key.js';
-import { TEXT_KEY_BYTES, type Bm25Index, type Posting } from './bm25.js';
+import type { Bm25Index, Posting } from './bm25.js';
+import { TEXT_KEY_BYTES } from './_text-key.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 
 const FORMAT = 'lore-bm25/2';

@@ -1,9 +1,9 @@
 // BM25 over knowledge entries: title, description, details and keywords, with keyword hits
 // weighted by matching.keyword_boost. Built once per set of entries; scoring a query touches only
 // the postings of its terms, so the index can serve many queries (the daemon keeps one).
-import { createHash } from 'node:crypto';
 import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
+import { keyAt, rowsByKey, TEXT_KEY_BYTES, textKey } from './_text-key.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -26,12 +26,9 @@ export interface Bm25Index {
   keys: Buffer;
 }
 
-/** Bytes of a document's text key. */
-export const TEXT_KEY_BYTES = 20;
-
 /** The key of what BM25 reads of an entry: equal keys give equal term frequencies (under one keyword boost and one lore). */
 export function entryTextKey(entry: KnowledgeEntry): Buffer {
-  return createHash('sha1').update(JSON.stringify([entry.title, entry.description, entry.details ?? null, entry.keywords])).digest();
+  return textKey(JSON.stringify([entry.title, entry.description, entry.details ?? null, entry.keywords]));
 }
 
 /** Weighted term frequencies of one entry: each keyword word counts `keywordBoost` times. */
@@ -98,12 +95,11 @@ interface DocTerms {
 
 /** For each new document whose text `previous` holds, that document's terms, frequencies and length there (read back from its postings). */
 function reusedTerms(previous: Bm25Index, keys: Buffer): Map<number, DocTerms> {
-  const oldDocOf = new Map<string, number>();
-  for (let doc = 0; doc < previous.size; doc++) oldDocOf.set(previous.keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)), doc);
+  const oldDocOf = rowsByKey(previous.keys, previous.size);
   const wanted = new Map<number, DocTerms>();
   const byNew = new Map<number, DocTerms>();
   for (let doc = 0; doc < keys.length / TEXT_KEY_BYTES; doc++) {
-    const old = oldDocOf.get(keys.toString('latin1', TEXT_KEY_BYTES * doc, TEXT_KEY_BYTES * (doc + 1)));
+    const old = oldDocOf.get(keyAt(keys, doc));
     if (old === undefined) continue;
     let terms = wanted.get(old);
     if (terms === undefined) wanted.set(old, (terms = { terms: [], tfs: [], length: previous.lengths[old]! }));

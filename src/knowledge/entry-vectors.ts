@@ -8,18 +8,16 @@
 // change, the rows of texts it already holds are reused and only new texts are embedded (one edit
 // re-embeds one entry, not 10,000). The rows go into the matrix the semantic scan runs over
 // (vector-scan.ts).
-import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey } from '../store/cache-key.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { rowsByKey, TEXT_KEY_BYTES, textKey } from './_text-key.js';
 import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
 const FORMAT = 'lore-entry-vectors/2';
-/** Bytes of a row's text key (a sha1). */
-const KEY_BYTES = 20;
 
 interface Header extends SnapshotHeader {
   /** The content identity of the entry files the rows were made for. */
@@ -32,7 +30,7 @@ interface Header extends SnapshotHeader {
 export interface EntryVectorSnapshot {
   matrix: VectorRows;
   identity: string;
-  /** KEY_BYTES per row: the sha1 of the text the row embeds. */
+  /** TEXT_KEY_BYTES per row: the sha1 of the text the row embeds. */
   keys: Buffer;
 }
 
@@ -74,7 +72,7 @@ export function serializeEntryVectors(snapshot: EntryVectorSnapshot, key: string
 /** The snapshot `bytes` hold when they are whole and undamaged, of `dims`-wide vectors, made under `key`; otherwise undefined. */
 export function parseEntryVectors(bytes: Buffer, key: string, dims: number): EntryVectorSnapshot | undefined {
   // The sum covers the body, not the header: a shape that is not whole rows of `dims` reads as damaged, before anything is allocated for it.
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 && typeof header.identity === 'string' ? (4 * dims + KEY_BYTES) * header.size : -1));
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 && typeof header.identity === 'string' ? (4 * dims + TEXT_KEY_BYTES) * header.size : -1));
   if (framed === undefined) return undefined;
   const { size, identity } = framed.header;
   const matrix = new VectorRows(size, dims);
@@ -93,16 +91,15 @@ export async function storeEntryVectors(root: string, identity: string, size: nu
   const saved = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
   if (saved !== undefined && saved.identity === identity && saved.matrix.rows === size) return { matrix: saved.matrix, computed: 0 };
   const { dims } = vectors;
-  const rowOf = new Map<string, number>();
-  if (saved !== undefined) for (let row = 0; row < saved.matrix.rows; row++) rowOf.set(saved.keys.toString('latin1', KEY_BYTES * row, KEY_BYTES * (row + 1)), row);
+  const rowOf = saved === undefined ? new Map<string, number>() : rowsByKey(saved.keys, saved.matrix.rows);
   const list = entries();
   const matrix = new VectorRows(list.length, dims);
-  const keys = Buffer.alloc(KEY_BYTES * list.length);
+  const keys = Buffer.alloc(TEXT_KEY_BYTES * list.length);
   let computed = 0;
   list.forEach((entry, i) => {
     const text = entryVectorText(entry);
-    const digest = createHash('sha1').update(text).digest();
-    digest.copy(keys, KEY_BYTES * i);
+    const digest = textKey(text);
+    digest.copy(keys, TEXT_KEY_BYTES * i);
     const row = rowOf.get(digest.toString('latin1'));
     if (row !== undefined) {
       matrix.data.set(saved!.matrix.data.subarray(row * dims, (row + 1) * dims), i * dims);
