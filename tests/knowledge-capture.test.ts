@@ -8,6 +8,7 @@ import { approveLearning, captureLearning, loadRejections, rejectLearning } from
 import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
 import type { LearningCapture } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
+import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
@@ -165,6 +166,34 @@ describe('duplicate and similar entries', () => {
       assert.deepEqual(found.pairs.map((p) => `${p.a}~${p.b}`).sort(), brute.sort(), `threshold ${threshold}`);
       assert.equal(found.found, brute.length);
       assert.ok(brute.length > 0);
+    }
+  });
+
+  it('finds by words exactly the pairs and similarities comparing all pairs finds, for sets of every size and thresholds on their edges', () => {
+    // Words the word table does not know, so that words alone decide; entries of 1 to 30 words, many
+    // of them an earlier entry with a word or two changed, so that many pairs sit on the thresholds.
+    const random = seeded(21);
+    const words = Array.from({ length: 14 }, (_, i) => `qz${'xkvwj'[i % 5]}${'pfgbm'[Math.floor(i / 5)]}`);
+    const pick = (): string => words[Math.floor(random() ** 2 * words.length)]!;
+    const corpus: Array<{ id: string; title: string; description: string }> = [];
+    for (let i = 0; i < 160; i++) {
+      const base = corpus.length > 0 && random() < 0.6 ? corpus[Math.floor(random() * corpus.length)]! : { title: pick(), description: Array.from({ length: Math.floor(random() * 28) }, pick).join(' ') };
+      const description = base.description.split(' ').map((word) => (random() < 0.08 ? pick() : word));
+      if (random() < 0.3) description.push(pick());
+      corpus.push({ id: `e${String(i).padStart(3, '0')}`, title: random() < 0.1 ? pick() : base.title, description: description.join(' ') });
+    }
+    for (const threshold of [0.3, 0.5, 0.6, 2 / 3, 0.7, 0.75, 0.8, 0.9, 1]) {
+      const brute: string[] = [];
+      for (let i = 0; i < corpus.length; i++) {
+        for (let j = i + 1; j < corpus.length; j++) {
+          const value = similarity(corpus[i]!, corpus[j]!);
+          if (value >= threshold) brute.push(`${corpus[i]!.id}~${corpus[j]!.id} ${Math.round(value * 1000) / 1000}`);
+        }
+      }
+      const found = findDuplicates(corpus, threshold, 100_000);
+      assert.deepEqual(found.pairs.map((p) => `${p.a}~${p.b} ${p.similarity}`).sort(), brute.sort(), `threshold ${threshold}`);
+      assert.equal(found.found, brute.length);
+      assert.ok(brute.length > 20, `threshold ${threshold}: ${brute.length} pairs`);
     }
   });
 

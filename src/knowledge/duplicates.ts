@@ -5,7 +5,9 @@
 // too, where its shingles barely overlap.
 // On demand, all pairs are found with prefix filtering for words (exact for Jaccard, far fewer
 // comparisons than all pairs: two sets with Jaccard >= t must share one of the rarest
-// |s| - ceil(t·|s|) + 1 shingles of each) and by comparing every pair's vectors for meaning.
+// |s| - ceil(t·|s|) + 1 shingles of each; where they first share one bounds how much they can
+// share, and counting stops once that cannot reach the threshold) and by comparing every pair's
+// vectors for meaning.
 import type { KnowledgeEntry } from '../types.js';
 import { terms } from './_text.js';
 import { dot, VectorRows } from './vector-scan.js';
@@ -102,6 +104,37 @@ class BestPairs {
 }
 
 /**
+ * Each fingerprint's shingles as numbers, sorted: a shingle's number is its place in one order of
+ * all of them, the rarest first (then by text), so a set's first numbers are its rarest shingles.
+ */
+function rarestFirst(prints: readonly Fingerprint[]): Int32Array[] {
+  const frequency = new Map<string, number>();
+  for (const { shingles: set } of prints) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
+  const order = [...frequency].sort(([a, m], [b, n]) => m - n || byText(a, b));
+  const number = new Map(order.map(([s], place) => [s, place]));
+  return prints.map(({ shingles: set }) => Int32Array.from(set, (s) => number.get(s)!).sort());
+}
+
+/**
+ * How many numbers two sorted arrays share from `i` in `a` and `j` in `b` on, counting on from
+ * `shared`; -1 as soon as that cannot reach `needed`.
+ */
+function overlap(a: Int32Array, i: number, b: Int32Array, j: number, shared: number, needed: number): number {
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else {
+      if (a[i]! < b[j]!) i++;
+      else j++;
+      if (shared + Math.min(a.length - i, b.length - j) < needed) return -1;
+    }
+  }
+  return shared;
+}
+
+/**
  * The pairs of entries at least `threshold` similar, most similar first (then by ids): at most
  * `max` of them, and how many there are.
  *
@@ -111,29 +144,42 @@ class BestPairs {
 export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>, threshold = DEFAULT_SIMILARITY, max = DEFAULT_MAX_PAIRS): { pairs: SimilarPair[]; found: number } {
   const prints = entries.map((e) => fingerprint(e.title, e.description));
   const best = new BestPairs(max);
-  const frequency = new Map<string, number>();
-  for (const { shingles: set } of prints) for (const s of set) frequency.set(s, (frequency.get(s) ?? 0) + 1);
-  const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || byText(a, b);
-  const index = new Map<string, number[]>();
+  const sets = rarestFirst(prints);
+  // Each shingle's entries so far that hold it in their prefix, with its place there: [entry, place, ...].
+  const holders: number[][] = [];
+  // Which entry last met each entry: an entry is judged once, where two first share a shingle.
+  const metBy = new Int32Array(prints.length).fill(-1);
+  // How much two sets of sizes m and n must share to reach the threshold, a little under: o / (m + n - o) >= t.
+  const needed = (m: number, n: number): number => (threshold / (1 + threshold)) * (m + n) - 1e-9;
   // Every pair whose words reach the threshold (prefix filtering finds them all)...
   const byWords = new Set<number>();
-  prints.forEach(({ shingles: set }, i) => {
-    const ordered = [...set].sort(rarestFirst);
-    const prefix = ordered.slice(0, ordered.length - Math.ceil(threshold * ordered.length) + 1);
-    const seen = new Set<number>();
-    for (const s of prefix) {
-      for (const j of index.get(s) ?? []) {
-        if (seen.has(j)) continue;
-        seen.add(j);
-        if (jaccard(set, prints[j]!.shingles) < threshold) continue;
+  for (let i = 0; i < sets.length; i++) {
+    const set = sets[i]!;
+    // A little under t·|s|, so that rounding never shortens the prefix.
+    const prefix = Math.min(set.length, set.length - Math.ceil(threshold * set.length - 1e-9) + 1);
+    for (let k = 0; k < prefix; k++) {
+      const shingle = set[k]!;
+      const held = holders[shingle];
+      for (let h = 0; held !== undefined && h < held.length; h += 2) {
+        const j = held[h]!;
+        if (metBy[j] === i) continue;
+        metBy[j] = i;
+        // The first shingle they share is at k in one and p in the other (a rarer one would have met them
+        // earlier), so they share at most this one and the fewer of the shingles after it.
+        const other = sets[j]!;
+        const p = held[h + 1]!;
+        const least = needed(set.length, other.length);
+        if (Math.min(set.length - k, other.length - p) < least) continue;
+        const shared = overlap(set, k + 1, other, p + 1, 1, least);
+        if (shared < 0) continue;
+        const words = shared / (set.length + other.length - shared);
+        if (words < threshold) continue;
         byWords.add(j * prints.length + i);
-        best.add(entries[i]!.id, entries[j]!.id, compare(prints[i]!, prints[j]!));
+        best.add(entries[i]!.id, entries[j]!.id, Math.max(words, meaningSimilarity(prints[i]!.meaning, prints[j]!.meaning)));
       }
-      const list = index.get(s);
-      if (list === undefined) index.set(s, [i]);
-      else list.push(i);
+      (holders[shingle] ??= []).push(i, k);
     }
-  });
+  }
   // ...and every other pair whose meanings do (their words are below the threshold, so the meaning
   // is their similarity): no prefix to filter on, every pair of vectors is compared, in one matrix.
   const known = prints.flatMap((p, i) => (p.meaning === undefined ? [] : [i]));
