@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { isValidAt } from '../src/knowledge/applicable.js';
 import { matchesFilter, type KnowledgeFilter } from '../src/knowledge/filter.js';
+import type { KnowledgeEntry } from '../src/types.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { configYaml, entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, tempStore } from './helpers/temp.js';
@@ -70,6 +72,23 @@ describe('lore add', () => {
       '',
     ].join('\n'));
     assert.equal(existsSync(join(root, '.knowledge/knowledge/prohibitions')), false);
+  });
+
+  it('reads a validity window as it is applied: a validUntil date alone is the whole of that day', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': configYaml() });
+    // From noon to the end of the same day: valid, and the entry applies that afternoon.
+    const sameDay = await loreJson<{ entry: KnowledgeEntry }>(['add', 'learning', '--title', 'Afternoon', '--description', 'Half a day.', '--valid-from', '2026-05-01T12:00:00Z', '--valid-until', '2026-05-01'], { cwd: root });
+    assert.equal(sameDay.code, 0);
+    assert.deepEqual(['2026-05-01T11:59:59Z', '2026-05-01T18:00:00Z', '2026-05-02T00:00:00Z'].map((at) => isValidAt(sameDay.json.entry, new Date(at))), [false, true, false]);
+    // Ending the day before it starts: refused, with nothing written.
+    const reversed = await lore(['add', 'learning', '--title', 'Never', '--description', 'No day at all.', '--valid-from', '2026-05-02', '--valid-until', '2026-05-01T23:59:59Z'], { cwd: root });
+    assert.equal(reversed.code, 1);
+    assert.equal(reversed.stderr, [
+      'error: the learning learn-never is invalid',
+      '.knowledge/knowledge/learnings/learn-never.yaml: error: validUntil (2026-05-01T23:59:59Z) is before validFrom (2026-05-02): the entry could never apply',
+      '',
+    ].join('\n'));
+    assert.equal(existsSync(join(root, '.knowledge/knowledge/learnings/learn-never.yaml')), false);
   });
 
   it('reads an entry from a file or stdin, with flags overriding the file', async (t) => {

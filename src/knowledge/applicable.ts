@@ -1,5 +1,6 @@
 // When an entry applies (DESIGN.md §2): enabled, valid at the given time, and in scope — global
 // always, project only for its projectId, agent_type only for the listed agent types.
+import { validFromTime, validUntilTime } from '../store/validity.js';
 import type { KnowledgeEntry } from '../types.js';
 
 /** Where knowledge is being applied. */
@@ -7,18 +8,6 @@ export interface ApplyContext {
   projectId?: string | undefined;
   agentType?: string | undefined;
   now: Date;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The first millisecond a validFrom applies: a date alone means the start of that day (UTC). */
-export function validFromTime(value: string): number {
-  return Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-}
-
-/** The last millisecond a validUntil applies: a date alone means the whole of that day (UTC). */
-export function validUntilTime(value: string): number {
-  return Date.parse(DATE_ONLY.test(value) ? `${value}T23:59:59.999Z` : value);
 }
 
 /** Whether the entry's validity window contains `at`. */

@@ -6,6 +6,7 @@ import { regexProblem } from '../match/regex.js';
 import { fieldPath, isRealDate, type SchemaIssue } from '../schema/validate.js';
 import type { AllowRecord, GateOverride, GateProfile, GraphEntityRecord, ImplementationMode, KnowledgeEntry, PathConstraint, ProjectOverrides, RoleConstraints } from '../types.js';
 import { KINDS, type RecordKindName } from './layout.js';
+import { validFromTime, validUntilTime } from './validity.js';
 
 const issue = (pointer: string, message: string, atKey = false): SchemaIssue => ({ pointer, locatePointer: pointer, atKey, message });
 
@@ -49,7 +50,7 @@ function checkEntry(kind: RecordKindName, entry: KnowledgeEntry, issues: SchemaI
     const value = entry[field];
     if (value !== undefined && (!isRealDate(value) || Number.isNaN(Date.parse(value)))) issues.push(issue(`/${field}`, `${field} ${JSON.stringify(value)} is not a real date`));
   }
-  if (entry.validFrom !== undefined && entry.validUntil !== undefined && Date.parse(entry.validFrom) > Date.parse(entry.validUntil)) {
+  if (entry.validFrom !== undefined && entry.validUntil !== undefined && validFromTime(entry.validFrom) > validUntilTime(entry.validUntil)) {
     issues.push(issue('/validUntil', `validUntil (${entry.validUntil}) is before validFrom (${entry.validFrom}): the entry could never apply`));
   }
   checkPatterns(issues, 'patterns', entry.patterns, regexProblem);
