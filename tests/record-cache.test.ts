@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { lookAtRecordFiles } from '../src/indexer/file-stamps.js';
 import { GitRecordCache, readGitRecords } from '../src/indexer/git-records.js';
 import { readRecordsCached } from '../src/indexer/record-cache.js';
 import { readRecords } from '../src/store/read.js';
@@ -42,6 +43,27 @@ describe('the record cache', () => {
     const result = await readRecordsCached<{ title: string }>(root, { kinds });
     assert.deepEqual(result.cache, { statHits: 0, hashHits: 1, parsed: 1 });
     assert.deepEqual(result.records.map((r) => [r.id, r.value.title]), [['a', 'A new title'], ['b', 'Title b']]);
+  });
+
+  it('reads by a look taken before (no lstat of its own), and a file changed after that look is read again the next time', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a', 'Title one'), '.knowledge/knowledge/prohibitions/b.yaml': entry('b'), '.knowledge/knowledge/prohibitions/c.yaml': entry('c') });
+    const dir = join(root, '.knowledge/knowledge/prohibitions');
+    for (const name of ['a', 'b', 'c']) age(join(dir, `${name}.yaml`));
+    await readRecordsCached(root, { kinds });
+    const look = (await lookAtRecordFiles(root, kinds))!;
+    // After the look: a edited (same size), c moved away. The read goes by the look, so it answers for
+    // the files as they were then: without it, a would be read again and c would be gone.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    writeFileSync(join(dir, 'a.yaml'), entry('a', 'Title two'));
+    renameSync(join(dir, 'c.yaml'), join(root, 'c.yaml'));
+    const byLook = await readRecordsCached<{ title: string }>(root, { kinds, look });
+    assert.deepEqual(byLook.cache, { statHits: 3, hashHits: 0, parsed: 0 });
+    assert.deepEqual(byLook.records.map((r) => [r.id, r.value.title]), [['a', 'Title one'], ['b', 'Title b'], ['c', 'Title c']]);
+    assert.equal(byLook.stamp, look.stamp);
+    // The next read looks for itself: the edit and the move are seen.
+    const next = await readRecordsCached<{ title: string }>(root, { kinds });
+    assert.deepEqual(next.records.map((r) => [r.id, r.value.title]), [['a', 'Title two'], ['b', 'Title b']]);
+    assert.notEqual(next.stamp, look.stamp);
   });
 
   it('re-parses a file edited in place with its size kept and its exact modification time put back', async (t) => {

@@ -6,13 +6,21 @@
 // (the knowledge index snapshot) is as current as the record cache, without reading the record
 // cache. Light on purpose: no parser, no validator.
 import { createHash } from 'node:crypto';
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Problem } from '../errors.js';
 import type { RecordKindName } from '../store/layout.js';
 import { listRecordFilesOrProblem } from '../store/record-files.js';
 
 /** A file modified this close to the moment it was stamped may change again within the same mtime tick. */
 export const RACY_MS = 2000;
+
+/** What a file is trusted by: its size, modification and change times, inode. */
+export interface Signature {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
 
 /** Builds a stamp file by file, in the order the files are listed. */
 export class StampBuilder {
@@ -25,7 +33,7 @@ export class StampBuilder {
   constructor(private readonly started: number) {}
 
   /** Adds a file by its lstat. */
-  add(path: string, info: Stats): void {
+  add(path: string, info: Signature): void {
     const at = 4 * this.paths.length;
     if (at + 4 > this.numbers.length) {
       const grown = new Float64Array(2 * this.numbers.length);
@@ -50,6 +58,12 @@ export class StampBuilder {
     return this.settled ? this.stamp() : undefined;
   }
 
+  /** The signature of the `at`-th file added. */
+  signatureAt(at: number): Signature {
+    const n = this.numbers;
+    return { size: n[4 * at]!, mtimeMs: n[4 * at + 1]!, ctimeMs: n[4 * at + 2]!, ino: n[4 * at + 3]! };
+  }
+
   /** The stamp, whether settled or not: what a current listing is compared by. */
   stamp(): string {
     const numbers = this.numbers.subarray(0, 4 * this.paths.length);
@@ -58,20 +72,42 @@ export class StampBuilder {
 }
 
 /**
- * The stamp of the record files of `kinds` as they are now (what StampBuilder made while they
- * were read); undefined when a folder is a symlink or a file went away while being looked at.
+ * One look at the record files of some kinds: each kind's listing, each file's lstat and their
+ * stamp. A reader that goes on to read the files (the record cache) takes the look instead of
+ * listing and stating them again: every signature in it was taken before the file is read, as a
+ * look of its own would be.
  */
-export async function recordFilesStamp(root: string, kinds: readonly RecordKindName[]): Promise<string | undefined> {
+export interface FilesLook {
+  kinds: readonly RecordKindName[];
+  /** Each kind's files, in the order of `kinds`; together, the order the builder added them in. */
+  listed: string[][];
+  stamps: StampBuilder;
+  stamp: string;
+}
+
+/**
+ * The record files of `kinds` as they are now (what StampBuilder made while they were read);
+ * undefined when a folder is a symlink or a file went away while being looked at.
+ */
+export async function lookAtRecordFiles(root: string, kinds: readonly RecordKindName[]): Promise<FilesLook | undefined> {
   const problems: Problem[] = [];
   const stamps = new StampBuilder(Date.now());
+  const listed: string[][] = [];
   for (const kind of kinds) {
-    for (const path of await listRecordFilesOrProblem(root, kind, problems)) {
+    const paths = await listRecordFilesOrProblem(root, kind, problems);
+    for (const path of paths) {
       try {
         stamps.add(path, lstatSync(path));
       } catch {
         return undefined;
       }
     }
+    listed.push(paths);
   }
-  return problems.length > 0 ? undefined : stamps.stamp();
+  return problems.length > 0 ? undefined : { kinds, listed, stamps, stamp: stamps.stamp() };
+}
+
+/** The stamp of the record files of `kinds` as they are now; undefined as for lookAtRecordFiles. */
+export async function recordFilesStamp(root: string, kinds: readonly RecordKindName[]): Promise<string | undefined> {
+  return (await lookAtRecordFiles(root, kinds))?.stamp;
 }

@@ -11,7 +11,7 @@ import type { Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
-import { RACY_MS, StampBuilder } from './file-stamps.js';
+import { RACY_MS, StampBuilder, type FilesLook } from './file-stamps.js';
 import { DEFAULT_LIMITS } from '../store/config.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
 import { readCapped } from '../fs/read-text.js';
@@ -73,8 +73,10 @@ export interface CacheStats {
  * Reads records like readRecords, through the cache; writes the snapshot back when it changed.
  * `identity` names what was read: lore's cache key and every file's path and content hash;
  * `stamp` the files as recordFilesStamp sees them, when every one is old enough to be trusted by it.
+ * With `look` (lookAtRecordFiles of the same kinds, just taken), its listings and signatures are
+ * used instead of listing and stating the files again.
  */
-export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions = {}): Promise<ReadResult<T> & { cache: CacheStats; identity: string; stamp?: string }> {
+export async function readRecordsCached<T = unknown>(root: string, options: ReadOptions & { look?: FilesLook } = {}): Promise<ReadResult<T> & { cache: CacheStats; identity: string; stamp?: string }> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const kinds = options.kinds ?? [];
   const records: StoreRecord<T>[] = [];
@@ -83,13 +85,15 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
   let files = 0;
   const identity = createHash('sha1').update(cacheKey());
   const stamps = new StampBuilder(Date.now());
-  for (const kind of kinds) {
+  const look = options.look !== undefined && options.look.kinds.length === kinds.length && options.look.kinds.every((kind, q) => kind === kinds[q]) ? options.look : undefined;
+  let looked = 0;
+  for (const [q, kind] of kinds.entries()) {
     const path = snapshotPath(root, kind);
     const old = loadSnapshot(path);
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
     const before = problems.length;
-    const paths = await listRecordFilesOrProblem(root, kind, problems);
+    const paths = look?.listed[q] ?? (await listRecordFilesOrProblem(root, kind, problems));
     // A symlinked folder: recordFilesStamp gives no stamp for it, so none is given here either.
     if (problems.length > before) stamps.fail();
     for (const [k, absolute] of paths.entries()) {
@@ -97,7 +101,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       let entry: CachedFile | undefined;
       try {
         // lstat: a record replaced by a symlink must not be trusted by its target's signature.
-        const info = lstatSync(absolute);
+        const info = look !== undefined ? look.stamps.signatureAt(looked++) : lstatSync(absolute);
         stamps.add(absolute, info);
         const previous = old?.files[file];
         if (previous !== undefined && sameSignature(previous, info) && info.mtimeMs < old!.writtenAt - RACY_MS) {

@@ -6,6 +6,7 @@ import { gitUser } from '../git/exec.js';
 import { createHash } from 'node:crypto';
 import { configuredSources, LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { readTextIfExists } from '../fs/read-text.js';
+import type { FilesLook } from '../indexer/file-stamps.js';
 import { GitRecordCache } from '../indexer/git-records.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
 import { suggest } from '../schema/suggest.js';
@@ -38,13 +39,20 @@ export interface LoadedEntries {
  * Loads entries through the record cache (all four entry kinds unless told otherwise), with the
  * entries of the extends sources (see withSourceEntries).
  */
-export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
-  return withSourceEntries(store, await loadOwnEntries(store, kinds, onProgress), kinds);
+export async function loadEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, options: LoadOptions = {}): Promise<LoadedEntries> {
+  return withSourceEntries(store, await loadOwnEntries(store, kinds, options), kinds);
+}
+
+export interface LoadOptions {
+  /** Called as files are read (for progress on long reads). */
+  onProgress?: (done: number, total: number) => void;
+  /** The entry files as just looked at (see readRecordsCached). */
+  look?: FilesLook;
 }
 
 /** The store's own entries, through the record cache: what prune and export work on (a source's entries are its own to change). */
-export async function loadOwnEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, onProgress?: (done: number, total: number) => void): Promise<LoadedEntries> {
-  const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...(onProgress === undefined ? {} : { onProgress }) });
+export async function loadOwnEntries(store: Store, kinds: readonly EntryKindName[] = ENTRY_KINDS, options: LoadOptions = {}): Promise<LoadedEntries> {
+  const result = await readRecordsCached<KnowledgeEntry>(store.root, { kinds, limits: store.config.limits, ...options });
   return { records: result.records as EntryRecord[], problems: result.problems, identity: result.identity, ...(result.stamp === undefined ? {} : { stamp: result.stamp }) };
 }
 

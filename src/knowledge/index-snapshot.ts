@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { LoreError, type Problem } from '../errors.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
-import { recordFilesStamp } from '../indexer/file-stamps.js';
+import { lookAtRecordFiles, type FilesLook } from '../indexer/file-stamps.js';
 import { APPLIED_KINDS, CACHE_DIR, EXTENDS_LOCK, KNOWLEDGE_DIR, knowledgeDir } from '../store/layout.js';
 import type { Store } from '../store/open.js';
 import type { KnowledgeEntry, KnowledgeType, Priority } from '../types.js';
@@ -154,14 +154,16 @@ const sha1 = (bytes: Uint8Array): Buffer => createHash('sha1').update(bytes).dig
 
 /**
  * The store's index snapshot, when there is one for its entry files as they are now (the store's
- * own entries only: with extends sources there is none).
+ * own entries only: with extends sources there is none); otherwise the look at the entry files
+ * that found it stale, for the record cache to read them by.
  */
-export async function readIndexSnapshot(store: Store): Promise<IndexSnapshot | undefined> {
-  if (!(await ownEntriesOnly(store))) return undefined;
-  const stamp = await recordFilesStamp(store.root, APPLIED_KINDS);
-  if (stamp === undefined) return undefined;
+export async function readIndexSnapshot(store: Store): Promise<{ snapshot?: IndexSnapshot; look?: FilesLook }> {
+  if (!(await ownEntriesOnly(store))) return {};
+  const look = await lookAtRecordFiles(store.root, APPLIED_KINDS);
+  if (look === undefined) return {};
   const bytes = readSnapshotFile(snapshotPath(store.root));
-  return bytes === undefined ? undefined : parseIndex(bytes, snapshotKey(store, stamp));
+  const snapshot = bytes === undefined ? undefined : parseIndex(bytes, snapshotKey(store, look.stamp));
+  return snapshot === undefined ? { look } : { snapshot };
 }
 
 /** Writes the snapshot of an index built from the files of `stamp`; a store that cannot take it is left as it was. */

@@ -232,11 +232,11 @@ async function storeBm25(store: Store, identity: string, size: number, entries: 
  * cache (BM25 from its snapshot when current), writing the snapshots for the next process.
  */
 export async function loadKnowledgeIndex(store: Store): Promise<LoadedIndex> {
-  const [snapshot, usage] = await Promise.all([readIndexSnapshot(store), loadUsageStats(store.root)]);
+  const [{ snapshot, look }, usage] = await Promise.all([readIndexSnapshot(store), loadUsageStats(store.root)]);
   if (snapshot !== undefined) return { index: await indexFromSnapshot(store, snapshot, usage.stats), problems: [...snapshot.problems, ...usage.problems] };
   // Loaded only here: reading records brings in the parser and the validator.
   const { loadEntries, sourceOf } = await import('./entries.js');
-  const loaded = await loadEntries(store, APPLIED_KINDS);
+  const loaded = await loadEntries(store, APPLIED_KINDS, look === undefined ? {} : { look });
   const entries = loaded.records.map((record) => {
     const entry = withStats(record.value, usage.stats);
     const from = sourceOf(record);

@@ -50,7 +50,7 @@ export async function pruneKnowledge(options: { store: Store; dryRun: boolean; n
   const now = options.now ?? new Date();
   const prune = async (tx: StoreTransaction | undefined): Promise<PruneResult> => {
     const progress = options.onProgress;
-    const [loaded, usage] = await Promise.all([loadOwnEntries(store, APPLIED_KINDS, progress && ((done, total) => progress(done, total, 'reading entries'))), loadUsageStats(store.root)]);
+    const [loaded, usage] = await Promise.all([loadOwnEntries(store, APPLIED_KINDS, progress === undefined ? {} : { onProgress: (done, total) => progress(done, total, 'reading entries') }), loadUsageStats(store.root)]);
     const removed: PruneCandidate[] = [];
     for (const [k, record] of loaded.records.sort((a, b) => byText(a.id, b.id)).entries()) {
       progress?.(k + 1, loaded.records.length, 'checking entries');
