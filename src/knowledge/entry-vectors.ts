@@ -4,9 +4,10 @@
 // by lore's cache key (a row is reused only by the lore that embedded it), the word table's
 // checksum and the byte order; the header names the entry files' content identity the rows were
 // made for, and the body holds float32 × dims per entry (zeros for an entry with no word in the
-// table), then the sha1 of each row's text. A current snapshot is read as it is; after entries
-// change, the rows of texts it already holds are reused and only new texts are embedded (one edit
-// re-embeds one entry, not 10,000). The rows go into the matrix the semantic scan runs over
+// table), then each row's text key: the one BM25 keeps (bm25.ts entryTextKey, over all the text
+// the vector embeds and the details too), so an index hashes its entries once. A current snapshot
+// is read as it is; after entries change, the rows of keys it already holds are reused and only
+// the others are embedded (one edit re-embeds one entry, not 10,000). The rows go into the matrix the semantic scan runs over
 // (vector-scan.ts).
 import { endianness } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +15,10 @@ import { cacheKey } from '../store/cache-key.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
 import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
-import { rowsByKey, TEXT_KEY_BYTES, textKey } from './_text-key.js';
+import { keyAt, rowsByKey, TEXT_KEY_BYTES } from './_text-key.js';
 import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
-const FORMAT = 'lore-entry-vectors/2';
+const FORMAT = 'lore-entry-vectors/3';
 
 interface Header extends SnapshotHeader {
   /** The content identity of the entry files the rows were made for. */
@@ -30,7 +31,7 @@ interface Header extends SnapshotHeader {
 export interface EntryVectorSnapshot {
   matrix: VectorRows;
   identity: string;
-  /** TEXT_KEY_BYTES per row: the sha1 of the text the row embeds. */
+  /** TEXT_KEY_BYTES per row: the text key of the entry the row embeds (entryTextKey). */
   keys: Buffer;
 }
 
@@ -84,8 +85,10 @@ export function parseEntryVectors(bytes: Buffer, key: string, dims: number): Ent
  * The vectors of a store's `size` entries: the snapshot's rows as they are when it was made for
  * `identity`; otherwise the rows of `entries()`, each reused from the snapshot when it holds the
  * same text and embedded when not, and the snapshot written. `computed` counts the entries embedded.
+ * `keys`: each entry's text key as BM25 took it (entryTextKey: title, description, details and
+ * keywords, so it changes whenever what the vectors embed does), instead of hashing every entry again.
  */
-export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors): Promise<{ matrix: VectorRows; computed: number }> {
+export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors, keys: Buffer): Promise<{ matrix: VectorRows; computed: number }> {
   const key = vectorSnapshotKey(vectors);
   const bytes = readSnapshotFile(snapshotPath(root));
   const saved = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
@@ -93,22 +96,19 @@ export async function storeEntryVectors(root: string, identity: string, size: nu
   const { dims } = vectors;
   const rowOf = saved === undefined ? new Map<string, number>() : rowsByKey(saved.keys, saved.matrix.rows);
   const list = entries();
+  if (keys.length !== TEXT_KEY_BYTES * list.length) throw new RangeError(`${keys.length / TEXT_KEY_BYTES} text keys for ${list.length} entries`);
   const matrix = new VectorRows(list.length, dims);
-  const keys = Buffer.alloc(TEXT_KEY_BYTES * list.length);
   let computed = 0;
   list.forEach((entry, i) => {
-    const text = entryVectorText(entry);
-    const digest = textKey(text);
-    digest.copy(keys, TEXT_KEY_BYTES * i);
-    const row = rowOf.get(digest.toString('latin1'));
+    const row = rowOf.get(keyAt(keys, i));
     if (row !== undefined) {
       matrix.data.set(saved!.matrix.data.subarray(row * dims, (row + 1) * dims), i * dims);
       return;
     }
-    const vector = embedText(text, vectors);
+    const vector = embedText(entryVectorText(entry), vectors);
     if (vector !== undefined) matrix.data.set(vector, i * dims);
     computed++;
   });
-  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys }, key));
+  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys: Buffer.from(keys) }, key));
   return { matrix, computed };
 }

@@ -169,7 +169,7 @@ async function wordVectorScores(options: SemanticOptions, fallback: string): Pro
       index.vectors = computeEntryVectors(allEntries(index.entries), vectors);
       computed = index.entries.length;
     } else {
-      ({ matrix: index.vectors, computed } = await storeEntryVectors(options.root, index.identity, index.entries.length, () => allEntries(index.entries), vectors));
+      ({ matrix: index.vectors, computed } = await storeEntryVectors(options.root, index.identity, index.entries.length, () => allEntries(index.entries), vectors, index.bm25.keys));
     }
   }
   const query = embedText(options.query, vectors);
