@@ -66,6 +66,24 @@ describe('the record cache', () => {
     assert.notEqual(next.stamp, look.stamp);
   });
 
+  it('leaves out, without a problem, a file deleted between the look and the read, and gives no stamp for that read', async (t) => {
+    const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a'), '.knowledge/knowledge/prohibitions/b.yaml': entry('b') });
+    const dir = join(root, '.knowledge/knowledge/prohibitions');
+    // Too recent to be trusted by its signature: b must be read, and by then it is gone (lore rm in another process).
+    age(join(dir, 'a.yaml'));
+    await readRecordsCached(root, { kinds });
+    const look = (await lookAtRecordFiles(root, kinds))!;
+    rmSync(join(dir, 'b.yaml'));
+    const byLook = await readRecordsCached(root, { kinds, look });
+    // a's own problems only (its createdAt is unquoted): what reading the folder as it is now gives.
+    const now = await readRecords(root, { kinds });
+    assert.equal(now.problems.some((p) => p.file.endsWith('b.yaml')), false);
+    assert.deepEqual([byLook.records.map((r) => r.id), byLook.problems, byLook.files, byLook.stamp], [['a'], now.problems, 1, undefined]);
+    // Without a look, the same: a file gone between the listing and the read is not a problem either.
+    const next = await readRecordsCached(root, { kinds });
+    assert.deepEqual([next.records.map((r) => r.id), next.problems, next.cache], [['a'], now.problems, { statHits: 1, hashHits: 0, parsed: 0 }]);
+  });
+
   it('re-parses a file edited in place with its size kept and its exact modification time put back', async (t) => {
     const root = tempStore(t, { '.knowledge/knowledge/prohibitions/a.yaml': entry('a', 'Title one') });
     const file = join(root, '.knowledge/knowledge/prohibitions/a.yaml');

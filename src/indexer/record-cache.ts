@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import type { Problem } from '../errors.js';
+import { isErrno, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
@@ -126,7 +126,8 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
         }
       } catch (error) {
         stamps.fail();
-        problems.push(readProblem(file, error));
+        // Deleted since it was listed (or looked at, which can be a while before): not there, not a problem.
+        if (!isErrno(error, 'ENOENT')) problems.push(readProblem(file, error));
         continue;
       }
       next.files[file] = entry;
