@@ -85,6 +85,15 @@ const PROGRESS: ProgressCase[] = [
     },
   },
   {
+    name: 'duplicates', args: ['duplicates'], first: 'reading entries 1/2', last: 'comparing meanings 2/2',
+    phases: ['reading entries 2/2', 'comparing words 2/2', 'comparing meanings 2/2'],
+    setup: async (t) => {
+      const repo = await initialised(t);
+      writeFiles(repo, entryFiles([entry({ id: 'rec-a' }), entry({ id: 'rec-b', title: 'Another title' })]));
+      return repo;
+    },
+  },
+  {
     name: 'check --range', args: ['check', '--range', 'main~2...main'], first: 'reading commits 1/2', last: 'scanning commits 2/2',
     setup: async (t) => {
       const repo = guardRepo(t);

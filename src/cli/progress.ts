@@ -1,4 +1,4 @@
-// Progress of long work (import, validate, prune, check --range, graph import, dag migrate): one
+// Progress of long work (import, validate, prune, duplicates, check --range, graph import, dag migrate): one
 // line on stderr, "what done/total", redrawn in place at most every 100 ms and cleared at the end.
 // Only on a terminal: piped, redirected, with --json or TERM=dumb it writes nothing at all.
 import { canMeasure, terminalColumns, truncateDisplay } from './_width.js';

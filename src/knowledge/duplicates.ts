@@ -136,12 +136,13 @@ function overlap(a: Int32Array, i: number, b: Int32Array, j: number, shared: num
 
 /**
  * The pairs of entries at least `threshold` similar, most similar first (then by ids): at most
- * `max` of them, and how many there are.
+ * `max` of them, and how many there are. `onProgress` hears of each entry compared by words, then
+ * of each compared by meaning.
  *
  * @example
  * findDuplicates(entries, 0.8); // → { pairs: [{ a: 'learn-retry-with-backoff', b: 'learn-retry-with-backoff-2', similarity: 0.93 }], found: 1 }
  */
-export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>, threshold = DEFAULT_SIMILARITY, max = DEFAULT_MAX_PAIRS): { pairs: SimilarPair[]; found: number } {
+export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'description'>>, threshold = DEFAULT_SIMILARITY, max = DEFAULT_MAX_PAIRS, onProgress?: (done: number, total: number, what: string) => void): { pairs: SimilarPair[]; found: number } {
   const prints = entries.map((e) => fingerprint(e.title, e.description));
   const best = new BestPairs(max);
   const sets = rarestFirst(prints);
@@ -179,6 +180,7 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
       }
       (holders[shingle] ??= []).push(i, k);
     }
+    onProgress?.(i + 1, sets.length, 'comparing words');
   }
   // ...and every other pair whose meanings do (their words are below the threshold, so the meaning
   // is their similarity): no prefix to filter on, every pair of vectors is compared, in one matrix.
@@ -193,6 +195,7 @@ export function findDuplicates(entries: ReadonlyArray<Pick<KnowledgeEntry, 'id' 
       const value = Math.min(1, values[y - x - 1]!);
       if (value >= threshold && !byWords.has(known[x]! * prints.length + known[y]!)) best.add(entries[known[x]!]!.id, entries[known[y]!]!.id, value);
     }
+    onProgress?.(x + 1, known.length, 'comparing meanings');
   }
   return { pairs: best.trim(), found: best.found };
 }

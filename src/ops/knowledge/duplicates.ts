@@ -18,14 +18,14 @@ export interface DuplicatesOutput {
 
 export const op = defineOp<{ threshold?: number; types?: KnowledgeType[]; max?: number }, DuplicatesOutput>({
   name: 'knowledge.duplicates',
-  async run(input, { ws, note }) {
+  async run(input, { ws, note, progress }) {
     const threshold = input.threshold ?? DEFAULT_SIMILARITY;
     const types = input.types ?? [];
-    const { records, problems } = await loadEntries(await ws.store());
+    const { records, problems } = await loadEntries(await ws.store(), undefined, { onProgress: (done, total) => progress(done, total, 'reading entries') });
     noteSkipped(note, problems);
     const entries = records.map((r) => r.value).filter((e) => types.length === 0 || types.includes(e.type));
     const titles = new Map(entries.map((e) => [e.id, e.title]));
-    const found = findDuplicates(entries, threshold, input.max ?? DEFAULT_MAX_PAIRS);
+    const found = findDuplicates(entries, threshold, input.max ?? DEFAULT_MAX_PAIRS, progress);
     const pairs = found.pairs.map((p) => ({ ...p, aTitle: titles.get(p.a)!, bTitle: titles.get(p.b)! }));
     return { threshold, entries: entries.length, pairs, unlisted: found.found - pairs.length };
   },
