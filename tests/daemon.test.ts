@@ -123,14 +123,17 @@ test('a daemon killed with -9 leaves a stale daemon.json: the CLI reads the file
   assert.notEqual(second.token, first.token);
 });
 
-test('a daemon.json whose token would add a line to the request is not asked: the CLI reads the files', async (t) => {
+test('a daemon.json whose token would add a line to the request, or whose port is none, is not asked: the CLI reads the files', async (t) => {
   const root = await repoStore(t);
   const d = await startDaemon(t, root);
   const file = join(root, '.knowledge', '.cache', 'daemon.json');
   const info = JSON.parse(readFileSync(file, 'utf8'));
-  writeFileSync(file, JSON.stringify({ ...info, token: `${info.token}\r\nx-lore-envelope: 0` }), { mode: 0o600 });
   const before = (await health(d)).served['record.list'] ?? 0;
-  assert.deepEqual(await lore(['list'], { cwd: root }), await lore(['list'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) }));
+  const direct = await lore(['list'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  for (const forged of [{ token: `${info.token}\r\nx-lore-envelope: 0` }, { port: 70000 }, { port: -1 }]) {
+    writeFileSync(file, JSON.stringify({ ...info, ...forged }), { mode: 0o600 });
+    assert.deepEqual(await lore(['list'], { cwd: root }), direct, JSON.stringify(forged));
+  }
   assert.equal((await health(d)).served['record.list'] ?? 0, before);
 });
 

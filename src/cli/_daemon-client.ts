@@ -26,8 +26,8 @@ interface Answer {
  * about 5 ms more of a command that lasts 90 (loading it and its first request).
  */
 function post(host: string, port: number, path: string, token: string, body: string): Promise<Answer | undefined> {
-  // What goes into the request's head comes from daemon.json: printable and without spaces, or no request.
-  if (![host, path, token].every((text) => /^[!-~]+$/.test(text))) return Promise.resolve(undefined);
+  // What goes into the request comes from daemon.json: a port, and text printable and without spaces, or no request.
+  if (!Number.isInteger(port) || port < 1 || port > 65535 || ![host, path, token].every((text) => /^[!-~]+$/.test(text))) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     let done = false;
     const chunks: Buffer[] = [];
