@@ -51,7 +51,7 @@ describe('crash leftovers', () => {
     const learning = readFileSync(k('knowledge/pending/learn-x.yaml'), 'utf8');
     mkdirSync(k('knowledge/learnings'));
     writeFileSync(k('knowledge/learnings/.learn-x.yaml.abc123.txn.tmp'), learning);
-    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, started: 'never', time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
     const list = await lore(['list', 'entries'], { cwd: root });
     assert.equal(list.code, 0);
     assert.equal(list.stderr, 'lore: completed an interrupted lore approve of process 4242 (2 files) before going on\n');
@@ -64,7 +64,7 @@ describe('crash leftovers', () => {
     const k = (path: string): string => join(root, '.knowledge', path);
     mkdirSync(k('knowledge/learnings'));
     writeFileSync(k('knowledge/learnings/.learn-x.yaml.abc123.txn.tmp'), readFileSync(k('knowledge/pending/learn-x.yaml'), 'utf8'));
-    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore approve', pid: 4242, started: 'never', time: '2026-01-01T00:00:00.000Z', state: 'commit', writes: [{ path: 'knowledge/learnings/learn-x.yaml', staged: 'knowledge/learnings/.learn-x.yaml.abc123.txn.tmp' }], deletes: ['knowledge/pending/learn-x.yaml'], appends: [] }));
     const result = await lore(['doctor'], { cwd: root });
     assert.deepEqual([result.code, result.stdout], [0, 'completed an interrupted lore approve of process 4242 (2 files)\n']);
   });
@@ -74,7 +74,7 @@ describe('crash leftovers', () => {
     const k = (path: string): string => join(root, '.knowledge', path);
     mkdirSync(k('graph/entities'), { recursive: true });
     writeFileSync(k('graph/entities/.api.yaml.abc123.txn.tmp'), 'name: api\ntype: service\n');
-    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore graph update', pid: 4242, time: '2026-01-01T00:00:00.000Z', state: 'prepare', writes: [{ path: 'graph/entities/api.yaml', staged: 'graph/entities/.api.yaml.abc123.txn.tmp' }, { path: 'graph/entities/db.yaml', staged: 'graph/entities/.db.yaml.abc123.txn.tmp' }], deletes: [], appends: [] }));
+    writeFileSync(k('.journal.json'), JSON.stringify({ version: 1, id: 'abc123', operation: 'lore graph update', pid: 4242, started: 'never', time: '2026-01-01T00:00:00.000Z', state: 'prepare', writes: [{ path: 'graph/entities/api.yaml', staged: 'graph/entities/.api.yaml.abc123.txn.tmp' }, { path: 'graph/entities/db.yaml', staged: 'graph/entities/.db.yaml.abc123.txn.tmp' }], deletes: [], appends: [] }));
     const validate = await lore(['validate'], { cwd: root });
     assert.deepEqual(validate, { code: 0, stdout: 'checked 0 record files and 0 logs: 0 errors, 0 warnings\n', stderr: 'lore: undone an interrupted lore graph update of process 4242 (2 files) before going on\n' });
     assert.deepEqual([existsSync(k('graph/entities/.api.yaml.abc123.txn.tmp')), existsSync(k('graph/entities/api.yaml')), existsSync(k('.journal.json'))], [false, false, false]);
