@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { askDaemon } from '../src/cli/_daemon-client.js';
 import { liveDaemon } from '../src/daemon/address.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { SAMPLE } from './helpers/graph-sample.js';
@@ -135,6 +137,23 @@ test('a daemon.json whose token would add a line to the request, or whose port i
     assert.deepEqual(await lore(['list'], { cwd: root }), direct, JSON.stringify(forged));
   }
   assert.equal((await health(d)).served['record.list'] ?? 0, before);
+});
+
+test('the CLI gets the daemon\'s answer itself, an output or a refusal, on 127.0.0.1 and on ::1 (not only the daemon running the operation)', async (t) => {
+  const root = await repoStore(t);
+  const loopback6 = Object.values(networkInterfaces()).some((list) => (list ?? []).some((a) => a.address === '::1'));
+  for (const host of loopback6 ? ['127.0.0.1', '::1'] : ['127.0.0.1']) {
+    const d = await startDaemon(t, root, ['--host', host]);
+    const ask = (op: string, input: unknown): Promise<{ output: unknown } | undefined> => askDaemon({ cwd: root, store: undefined, env: testEnv(), version: VERSION, note: () => undefined }, op, input);
+    // Several times over: a connection the daemon closed before it answered was one run in many.
+    for (let i = 0; i < 5; i++) {
+      const listed = await ask('record.list', {});
+      assert.ok(listed !== undefined && Array.isArray(listed.output) && listed.output.some((r: { id: string }) => r.id === ENTRY), `${host}: record.list ${i}`);
+      assert.equal(((await ask('record.show', { id: ENTRY }))?.output as { id?: string } | undefined)?.id, ENTRY, `${host}: record.show ${i}`);
+      await assert.rejects(ask('record.show', { id: 'no-such-id' }), (error: Error & { code?: string }) => error.code === 'NOT_FOUND' && error.message === 'no record with id "no-such-id"', `${host}: a refusal ${i}`);
+    }
+    assert.equal(await d.stop(), 0);
+  }
 });
 
 test('the read commands print the same through the daemon as from the files, byte for byte, and the daemon answered each', async (t) => {

@@ -9,7 +9,7 @@ import { testEnv } from './temp.js';
 const BIN = new URL('../../bin/lore.js', import.meta.url).pathname;
 
 export interface Daemon {
-  /** `http://127.0.0.1:PORT` (no trailing slash). */
+  /** `http://127.0.0.1:PORT` (or `http://[::1]:PORT` with --host ::1; no trailing slash). */
   url: string;
   port: number;
   token: string;
@@ -45,7 +45,7 @@ export async function startDaemon(t: TestContext, root: string, args: string[] =
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lore serve did not start in 20 s:\n${output}`)), 20_000);
     const look = (): void => {
-      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      const found = /http:\/\/(?:127\.0\.0\.1|\[::1\]):\d+/.exec(output);
       if (found !== null) {
         clearTimeout(timer);
         resolve(found[0]);
