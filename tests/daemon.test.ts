@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -137,6 +138,32 @@ test('a daemon.json whose token would add a line to the request, or whose port i
     assert.deepEqual(await lore(['list'], { cwd: root }), direct, JSON.stringify(forged));
   }
   assert.equal((await health(d)).served['record.list'] ?? 0, before);
+});
+
+test('a server on daemon.json\'s port that answers more than any store could (64 MB) is not listened to: the CLI reads the files', async (t) => {
+  const root = await repoStore(t);
+  await startDaemon(t, root);
+  const file = join(root, '.knowledge', '.cache', 'daemon.json');
+  const info = JSON.parse(readFileSync(file, 'utf8'));
+  // A well-formed answer, only too large: 65 MB of one string as the output.
+  const piece = Buffer.alloc(1 << 20, 'a');
+  const server = createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.write('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n{"output":"');
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < 65 && socket.write(piece)) sent++;
+      if (sent >= 65) socket.end('"}');
+    };
+    socket.on('drain', pump);
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  const direct = await lore(['list'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  writeFileSync(file, JSON.stringify({ ...info, port: (server.address() as AddressInfo).port }), { mode: 0o600 });
+  assert.equal(await askDaemon({ cwd: root, store: undefined, env: testEnv(), version: VERSION, note: () => undefined }, 'record.list', {}), undefined);
+  assert.deepEqual(await lore(['list'], { cwd: root }), direct);
 });
 
 test('the CLI gets the daemon\'s answer itself, an output or a refusal, on 127.0.0.1 and on ::1 (not only the daemon running the operation)', async (t) => {

@@ -13,6 +13,12 @@ import { findStoreRoot } from '../store/locate.js';
 const CONNECT_MS = 500;
 /** How long it may take to answer (the first build of an index at 10,000 entries is well under it). */
 const ANSWER_MS = 10_000;
+/**
+ * The most an answer may hold: a list of some 40,000 entries. A larger one (or a server that
+ * streams without end) is dropped as it arrives and the files are read instead, which gives the
+ * same output; held whole, it could outgrow the longest string Node makes and crash the command.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 interface Answer {
   status: number;
@@ -33,6 +39,7 @@ function post(host: string, port: number, path: string, token: string, body: str
   return new Promise((resolve) => {
     let done = false;
     const chunks: Buffer[] = [];
+    let received = 0;
     const finish = (answer: Answer | undefined): void => {
       if (done) return;
       done = true;
@@ -49,7 +56,11 @@ function post(host: string, port: number, path: string, token: string, body: str
       const head = [`POST ${path} HTTP/1.0`, `host: ${host.includes(':') ? `[${host}]` : host}:${port}`, 'content-type: application/json', `x-lore-token: ${token}`, 'x-lore-envelope: 1', `content-length: ${Buffer.byteLength(body)}`];
       socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
     });
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_ANSWER_BYTES) finish(undefined);
+      else chunks.push(chunk);
+    });
     socket.on('error', () => finish(undefined));
     socket.on('end', () => finish(parseAnswer(Buffer.concat(chunks))));
   });
