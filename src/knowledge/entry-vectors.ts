@@ -7,8 +7,8 @@
 // table), then each row's text key: the one BM25 keeps (bm25.ts entryTextKey, over all the text
 // the vector embeds and the details too), so an index hashes its entries once. A current snapshot
 // is read as it is; after entries change, the rows of keys it already holds are reused and only
-// the others are embedded (one edit re-embeds one entry, not 10,000). The rows go into the matrix the semantic scan runs over
-// (vector-scan.ts).
+// the others are embedded (one edit re-embeds one entry, not 10,000). The rows go into the matrix
+// the semantic scan runs over (vector-scan.ts).
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey } from '../store/cache-key.js';
@@ -109,6 +109,6 @@ export async function storeEntryVectors(root: string, identity: string, size: nu
     if (vector !== undefined) matrix.data.set(vector, i * dims);
     computed++;
   });
-  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys: Buffer.from(keys) }, key));
+  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys }, key));
   return { matrix, computed };
 }
