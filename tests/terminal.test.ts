@@ -85,11 +85,12 @@ const PROGRESS: ProgressCase[] = [
     },
   },
   {
-    name: 'duplicates', args: ['duplicates'], first: 'reading entries 1/2', last: 'comparing meanings 2/2',
-    phases: ['reading entries 2/2', 'comparing words 2/2', 'comparing meanings 2/2'],
+    // Entries of two types: the count runs over the files of every folder, once.
+    name: 'duplicates', args: ['duplicates'], first: 'reading entries 1/3', last: 'comparing meanings 3/3',
+    phases: ['reading entries 3/3', 'comparing words 3/3', 'comparing meanings 3/3'],
     setup: async (t) => {
       const repo = await initialised(t);
-      writeFiles(repo, entryFiles([entry({ id: 'rec-a' }), entry({ id: 'rec-b', title: 'Another title' })]));
+      writeFiles(repo, entryFiles([entry({ id: 'rec-a' }), entry({ id: 'rec-b', title: 'Another title' }), entry({ id: 'learn-c', type: 'learning', title: 'A lesson learned' })]));
       return repo;
     },
   },

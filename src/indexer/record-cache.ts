@@ -87,16 +87,24 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
   const stamps = new StampBuilder(Date.now());
   const look = options.look !== undefined && options.look.kinds.length === kinds.length && options.look.kinds.every((kind, q) => kind === kinds[q]) ? options.look : undefined;
   let looked = 0;
+  // Every kind listed first, so that progress counts the files of all of them (1 to the total, once).
+  const listings: Array<{ paths: string[]; problems: Problem[] }> = [];
+  for (const [q, kind] of kinds.entries()) {
+    const found: Problem[] = [];
+    listings.push({ paths: look?.listed[q] ?? (await listRecordFilesOrProblem(root, kind, found)), problems: found });
+  }
+  const total = listings.reduce((sum, listing) => sum + listing.paths.length, 0);
+  let done = 0;
   for (const [q, kind] of kinds.entries()) {
     const path = snapshotPath(root, kind);
     const old = loadSnapshot(path);
     const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
     let changed = old === undefined;
-    const before = problems.length;
-    const paths = look?.listed[q] ?? (await listRecordFilesOrProblem(root, kind, problems));
+    const { paths, problems: unlisted } = listings[q]!;
+    problems.push(...unlisted);
     // A symlinked folder: recordFilesStamp gives no stamp for it, so none is given here either.
-    if (problems.length > before) stamps.fail();
-    for (const [k, absolute] of paths.entries()) {
+    if (unlisted.length > 0) stamps.fail();
+    for (const absolute of paths) {
       const file = displayPath(root, absolute);
       let entry: CachedFile | undefined;
       try {
@@ -128,6 +136,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
         stamps.fail();
         // Deleted since it was listed (or looked at, which can be a while before): not there, not a problem.
         if (!isErrno(error, 'ENOENT')) problems.push(readProblem(file, error));
+        options.onProgress?.(++done, total);
         continue;
       }
       next.files[file] = entry;
@@ -135,7 +144,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
       if (entry.record !== undefined) records.push(entry.record as StoreRecord<T>);
       problems.push(...entry.problems);
       files++;
-      options.onProgress?.(k + 1, paths.length);
+      options.onProgress?.(++done, total);
     }
     // A file gone since the old snapshot (each new one set changed above). Counted by what the new
     // snapshot holds, not by the listing: a file that cannot be read (a symlink) is in neither, and
