@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { cacheWritesDone, deferCacheWrites } from '../src/fs/cache-writes.js';
 import { parseIndex, serializeIndex } from '../src/knowledge/index-snapshot.js';
+import { loadKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { buildPlanIndex } from '../src/knowledge/plan-index.js';
 import { renderRecord } from '../src/store/write.js';
 import { lore, type CliResult } from './helpers/cli.js';
@@ -164,6 +166,34 @@ describe('the knowledge index snapshot', () => {
     age(root);
     assert.equal((await query(root)).code, 0);
     assert.equal(existsSync(join(root, SNAPSHOT)), true);
+  });
+
+  it('is written after the answer in a long-lived process, as a short one writes it', async (t) => {
+    const { root, store } = await knowledgeStore(t, ENTRIES);
+    age(root);
+    const caches = join(root, '.knowledge/.cache');
+    const files = ['knowledge-bm25.bin', 'knowledge-index.bin', 'records-learning.json', 'records-prohibition.json', 'records-recommendation.json'];
+    const written = (): string[] => (existsSync(caches) ? readdirSync(caches).filter((name) => files.includes(name)).sort() : []);
+    await loadKnowledgeIndex(store);
+    assert.deepEqual(written(), files);
+    // The same bytes, but for the moment each record cache was written.
+    const contents = (): string[] => files.map((name) => readFileSync(join(caches, name), 'latin1').replace(/"writtenAt":\d+/, '"writtenAt":T'));
+    const bytes = contents();
+    rmSync(caches, { recursive: true });
+    const stopDeferring = deferCacheWrites();
+    try {
+      const { index } = await loadKnowledgeIndex(store);
+      assert.deepEqual(index.entries.map((e) => e.id), ['rec-retry', 'pro-no-env', 'learn-cache']);
+      assert.deepEqual(written(), []); // the answer is ready before any cache is written
+      await cacheWritesDone();
+      assert.deepEqual(written(), files);
+      assert.deepEqual(contents(), bytes);
+    } finally {
+      stopDeferring();
+    }
+    rmSync(caches, { recursive: true });
+    await loadKnowledgeIndex(store); // no longer deferred: written before the load returns
+    assert.deepEqual(written(), files);
   });
 
   it('is not used for a store with extends sources configured', async (t) => {

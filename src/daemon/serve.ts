@@ -3,6 +3,7 @@
 // UI find it; closing releases all of it. Everything it serves goes through the operations.
 import type { AddressInfo } from 'node:net';
 import { LoreError } from '../errors.js';
+import { cacheWritesDone, deferCacheWrites } from '../fs/cache-writes.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventHub } from './events.js';
 import { createApp } from './http.js';
@@ -77,6 +78,8 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
   const app = createApp({ ws, hub, live, watcher, token: instance.token, version: options.version, address: () => bound, ui: options.ui, checkOutput: options.env.LORE_CHECK_OUTPUT === '1', startedAt });
   const { createAdaptorServer } = await import('@hono/node-server');
   const server = createAdaptorServer({ fetch: app.fetch }) as import('node:http').Server;
+  // A rebuild's caches are written after the answer that needed it (all made before the daemon stops).
+  const stopDeferring = deferCacheWrites();
   try {
     try {
       await listen(server, options.port ?? DEFAULT_PORT, options.host);
@@ -92,6 +95,8 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
   } catch (error) {
     server.close();
     await watcher.close().catch(() => undefined);
+    stopDeferring();
+    await cacheWritesDone();
     await instance.release();
     throw error;
   }
@@ -110,6 +115,8 @@ export async function startDaemon(options: ServeOptions): Promise<Daemon> {
         // Open event streams would keep the server open forever.
         server.closeAllConnections();
       });
+      stopDeferring();
+      await cacheWritesDone();
       await instance.release();
       resolveStopped();
     })();

@@ -9,6 +9,7 @@ import { lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeCache } from '../fs/cache-writes.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import { RACY_MS, StampBuilder, type FilesLook } from './file-stamps.js';
@@ -152,7 +153,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
     if (Object.keys(old?.files ?? {}).length !== Object.keys(next.files).length) changed = true;
     if (changed) {
       // The cache is an optimisation: failing to write it (read-only checkout) changes nothing.
-      await writeFileAtomic(path, JSON.stringify(next), { durable: false }).catch(() => undefined);
+      await writeCache(path, () => writeFileAtomic(path, JSON.stringify(next), { durable: false }));
     }
   }
   const stamp = stamps.settledStamp();

@@ -7,6 +7,7 @@
 // damaged reads as nothing: the caller rebuilds it.
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeCache } from '../fs/cache-writes.js';
 import { readBytesIfExistsSync } from '../fs/read-text.js';
 
 // The header opens with its sum, written over these zeros once the rest is known.
@@ -71,9 +72,12 @@ export function readSnapshotFile(path: string): Buffer | undefined {
   }
 }
 
-/** Writes a snapshot atomically; a store that cannot take it (read-only checkout) is left as it was. */
-export async function writeSnapshotFile(path: string, bytes: Buffer): Promise<void> {
-  await writeFileAtomic(path, bytes, { durable: false }).catch(() => undefined);
+/**
+ * Writes a snapshot atomically, its bytes made by `bytes` when it is written (cache-writes.ts: later,
+ * in a long-lived process); a store that cannot take it (read-only checkout) is left as it was.
+ */
+export async function writeSnapshotFile(path: string, bytes: () => Buffer): Promise<void> {
+  await writeCache(path, () => writeFileAtomic(path, bytes(), { durable: false }));
 }
 
 function align(offset: number): number {

@@ -95,5 +95,5 @@ export function readBm25Snapshot(root: string, key: string): Bm25Snapshot | unde
 
 /** Writes the snapshot atomically; a store that cannot take it (read-only checkout) is left as it was. */
 export async function writeBm25Snapshot(root: string, key: string, identity: string, index: Bm25Index): Promise<void> {
-  await writeSnapshotFile(snapshotPath(root), serializeBm25(index, identity, key));
+  await writeSnapshotFile(snapshotPath(root), () => serializeBm25(index, identity, key));
 }

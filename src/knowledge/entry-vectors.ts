@@ -109,6 +109,6 @@ export async function storeEntryVectors(root: string, identity: string, size: nu
     if (vector !== undefined) matrix.data.set(vector, i * dims);
     computed++;
   });
-  await writeSnapshotFile(snapshotPath(root), serializeEntryVectors({ matrix, identity, keys }, key));
+  await writeSnapshotFile(snapshotPath(root), () => serializeEntryVectors({ matrix, identity, keys }, key));
   return { matrix, computed };
 }

@@ -168,5 +168,5 @@ export async function readIndexSnapshot(store: Store): Promise<{ snapshot?: Inde
 
 /** Writes the snapshot of an index built from the files of `stamp`; a store that cannot take it is left as it was. */
 export async function writeIndexSnapshot(store: Store, stamp: string, entries: readonly KnowledgeEntry[], plan: PlanIndex, identity: string, problems: readonly Problem[]): Promise<void> {
-  await writeSnapshotFile(snapshotPath(store.root), serializeIndex(entries, plan, identity, problems, snapshotKey(store, stamp)));
+  await writeSnapshotFile(snapshotPath(store.root), () => serializeIndex(entries, plan, identity, problems, snapshotKey(store, stamp)));
 }

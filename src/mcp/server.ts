@@ -5,6 +5,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { LoreError } from '../errors.js';
+import { cacheWritesDone, deferCacheWrites } from '../fs/cache-writes.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
 import { OPS, type OpEntry } from '../ops/registry.js';
 import { runOp } from '../ops/run.js';
@@ -98,6 +99,8 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
+  // A rebuild's caches are written after the answer that needed it (made before the server ends).
+  const stopDeferring = deferCacheWrites();
   const ws = new Workspace({ cwd: options.cwd, store: options.store, env: options.env, onNote: options.log });
   const table = tools();
   const server = new Server({ name: 'lore', version: options.version }, {
@@ -168,4 +171,6 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   });
   watcher?.close();
   await server.close();
+  stopDeferring();
+  await cacheWritesDone();
 }

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { testEnv } from './temp.js';
+import { stopWithTest, testEnv } from './temp.js';
 
 const BIN = new URL('../../bin/lore.js', import.meta.url).pathname;
 
@@ -41,7 +41,7 @@ export async function startDaemon(t: TestContext, root: string, args: string[] =
     clearTimeout(timer);
     return code;
   };
-  t.after(() => stop());
+  stopWithTest(t, stop);
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lore serve did not start in 20 s:\n${output}`)), 20_000);
     const look = (): void => {

@@ -3,7 +3,7 @@ import type { TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LORE_BIN } from './cli.js';
-import { testEnv } from './temp.js';
+import { stopWithTest, testEnv } from './temp.js';
 
 /** Starts `lore mcp` in `cwd` and connects a client; both stop when the test ends. */
 export async function mcpClient(t: TestContext, cwd: string, env: NodeJS.ProcessEnv = testEnv()): Promise<{ client: Client; stderr: () => string }> {
@@ -12,7 +12,7 @@ export async function mcpClient(t: TestContext, cwd: string, env: NodeJS.Process
   transport.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const client = new Client({ name: 'lore-tests', version: '1.0.0' });
   await client.connect(transport);
-  t.after(() => client.close());
+  stopWithTest(t, () => client.close());
   return { client, stderr: () => errors };
 }
 

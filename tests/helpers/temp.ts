@@ -27,10 +27,27 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** A fresh temp directory, removed after the test. */
+/** What each test started that may still write into its temp directories: stopped before they are removed. */
+const running = new WeakMap<TestContext, Array<() => Promise<unknown>>>();
+
+/**
+ * Stops a process the test started (a daemon, an MCP server) when the test ends, before its temp
+ * directories are removed: a long-lived lore writes its caches after its last answer. `stop` runs once.
+ */
+export function stopWithTest(t: TestContext, stop: () => Promise<unknown>): void {
+  let stopped: Promise<unknown> | undefined;
+  const once = (): Promise<unknown> => (stopped ??= stop());
+  running.set(t, [...(running.get(t) ?? []), once]);
+  t.after(once);
+}
+
+/** A fresh temp directory, removed after the test (once what the test started has stopped). */
 export function tempDir(t: TestContext, prefix = 'lore-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(async () => {
+    await Promise.all((running.get(t) ?? []).map((stop) => stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
   return dir;
 }
 
