@@ -186,12 +186,14 @@ describe('the installed pre-commit hook', () => {
       assert.match(run.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
       return [...readFileSync(trace, 'utf8').matchAll(/trace: built-in: git (\S+(?: -r)?)/g)].map((m) => m[1]!).sort();
     };
-    // Cold: the rule files of both sides are listed (ls-tree -r, ls-files) and parsed (a cat-file).
-    const cold = ['cat-file', 'cat-file', 'cat-file', 'config', 'diff-index', 'ls-files', 'ls-tree', 'ls-tree -r', 'ls-tree -r', 'rev-parse', 'rev-parse', 'symbolic-ref'];
+    // Cold: the rule files of both sides are listed (ls-tree -r, ls-files, a rev-parse for HEAD) and
+    // parsed (a cat-file).
+    const cold = ['cat-file', 'cat-file', 'config', 'diff-index', 'ls-files', 'ls-tree -r', 'rev-parse', 'rev-parse'];
     assert.deepEqual(await commands(), cold);
-    // Warm: the diff, the blobs, the top level, HEAD's rule trees, the role guard's context (config,
-    // branch, turn logs) and the blocked line's text; no listing of rule files.
-    assert.deepEqual(await commands(), ['cat-file', 'cat-file', 'config', 'diff-index', 'ls-tree', 'ls-tree -r', 'rev-parse', 'symbolic-ref']);
+    // Warm, four git processes: the diff; the blobs with HEAD's rule trees and turn logs folder (one
+    // cat-file); the top level with the branch; the role guard's config. No listing of rule files,
+    // and the blocked line's text is the staged blob already read.
+    assert.deepEqual(await commands(), ['cat-file', 'config', 'diff-index', 'rev-parse']);
     // A staged deletion of a rule file is not scanned but changes the index's rules: listed again.
     gitSync(repo, ['rm', '-q', '--cached', prohibitionPath('pro-other')]);
     const before = readFileSync(join(repo, '.knowledge/.cache/guard-rules.json'), 'utf8').split('\n')[0];

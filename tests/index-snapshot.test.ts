@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cacheWritesDone, deferCacheWrites } from '../src/fs/cache-writes.js';
 import { parseIndex, serializeIndex } from '../src/knowledge/index-snapshot.js';
-import { loadKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
+import { allEntries, loadKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { buildPlanIndex } from '../src/knowledge/plan-index.js';
 import { renderRecord } from '../src/store/write.js';
 import { lore, type CliResult } from './helpers/cli.js';
@@ -183,7 +183,7 @@ describe('the knowledge index snapshot', () => {
     const stopDeferring = deferCacheWrites();
     try {
       const { index } = await loadKnowledgeIndex(store);
-      assert.deepEqual(index.entries.map((e) => e.id), ['rec-retry', 'pro-no-env', 'learn-cache']);
+      assert.deepEqual(allEntries(index.entries).map((e) => e.id), ['rec-retry', 'pro-no-env', 'learn-cache']);
       assert.deepEqual(written(), []); // the answer is ready before any cache is written
       await cacheWritesDone();
       assert.deepEqual(written(), files);

@@ -61,28 +61,34 @@ export interface BlobRead {
   blobs: Map<string, Buffer>;
   /** Blobs over `maxBytes`, by id: their size (their content was not kept). */
   tooLarge: Map<string, number>;
+  /** What git answered for each name looked up, in order (undefined: missing); its content when kept. */
+  looks: Array<{ id: string; type: string; content?: Buffer } | undefined>;
 }
 
 /**
  * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
  * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
- * be on their way: git starts at once and reads them when they come.
+ * be on their way: git starts at once and reads them when they come. `look` names objects (such as
+ * `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they are
+ * asked first, in the same process, and their content is kept only with `keepLooks`.
  */
-export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity): Promise<BlobRead> {
-  const result: BlobRead = { blobs: new Map(), tooLarge: new Map() };
-  if (Array.isArray(ids) && ids.length === 0) return result;
+export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, look: readonly string[] = [], keepLooks = false): Promise<BlobRead> {
+  const result: BlobRead = { blobs: new Map(), tooLarge: new Map(), looks: [] };
+  if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['cat-file', '--batch', '--buffer'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const errors: Buffer[] = [];
     let failure: LoreError | undefined;
-    // Parser state: a header being read, or `left` bytes of the current blob, then its newline.
+    // Parser state: a header being read, or `left` bytes of the current object, then its newline.
     let header: Buffer[] = [];
-    let current: { oid: string; size: number; parts: Buffer[] | undefined } | undefined;
+    let current: { oid: string; type: string; size: number; parts: Buffer[] | undefined } | undefined;
     let left = 0;
     const finishBlob = (): void => {
-      if (current!.parts === undefined) result.tooLarge.set(current!.oid, current!.size);
-      else result.blobs.set(current!.oid, Buffer.concat(current!.parts, current!.size));
+      const { oid, type, size, parts } = current!;
+      if (result.looks.length < look.length) result.looks.push({ id: oid, type, ...(keepLooks ? { content: Buffer.concat(parts!, size) } : {}) });
+      else if (parts === undefined) result.tooLarge.set(oid, size);
+      else result.blobs.set(oid, Buffer.concat(parts, size));
       current = undefined;
     };
     child.stdout.on('data', (chunk: Buffer) => {
@@ -93,14 +99,22 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
           header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
           if (newline === -1) return;
           at = newline + 1;
-          const [oid, type, size] = Buffer.concat(header).toString('utf8').split(' ');
+          const line = Buffer.concat(header).toString('utf8');
           header = [];
+          const looking = result.looks.length < look.length;
+          // A name is answered "<name> missing"; the names looked up hold no space.
+          if (looking && line === `${look[result.looks.length]} missing`) {
+            result.looks.push(undefined);
+            continue;
+          }
+          const [oid, type, size] = line.split(' ');
           if (type === 'missing' || size === undefined) {
             failure = new LoreError('GIT', `git has no object ${oid}`);
             child.kill();
             return;
           }
-          current = { oid: oid!, size: Number(size), parts: Number(size) > maxBytes ? undefined : [] };
+          const kept = looking ? keepLooks : Number(size) <= maxBytes;
+          current = { oid: oid!, type: type!, size: Number(size), parts: kept ? [] : undefined };
           left = Number(size);
           continue;
         }
@@ -111,7 +125,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
           at += n;
           continue;
         }
-        at += 1; // the newline git writes after each blob
+        at += 1; // the newline git writes after each object
         finishBlob();
       }
     });
@@ -120,11 +134,13 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
     child.on('close', (code) => {
       if (failure !== undefined) return reject(failure);
       if (code !== 0) return reject(new LoreError('GIT', `git cat-file --batch failed: ${Buffer.concat(errors).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`}`));
+      if (result.looks.length !== look.length) return reject(new LoreError('GIT', `git cat-file --batch did not answer for ${look[result.looks.length]}`));
       const missing = unique.find((id) => !result.blobs.has(id) && !result.tooLarge.has(id));
       if (missing !== undefined) return reject(new LoreError('GIT', `git cat-file --batch did not return ${missing}`));
       resolve(result);
     });
     child.stdin.on('error', () => undefined);
+    if (look.length > 0) child.stdin.write(`${look.join('\n')}\n`);
     Promise.resolve(ids).then((list) => {
       unique = [...new Set(list)];
       child.stdin.end(unique.length === 0 ? '' : `${unique.join('\n')}\n`);
@@ -134,6 +150,11 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
       child.kill();
     });
   });
+}
+
+/** The content of each named object (`HEAD:<path>`, names without spaces), in one `git cat-file --batch`; undefined where there is none. */
+export async function readObjects(where: Where, names: readonly string[]): Promise<Array<Buffer | undefined>> {
+  return (await readBlobsCapped(where, [], Infinity, names, true)).looks.map((answer) => answer?.content);
 }
 
 /** Reads blobs by id in one `git cat-file --batch`. */

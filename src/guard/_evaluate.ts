@@ -4,7 +4,6 @@
 import type { Problem } from '../errors.js';
 import { LoreError } from '../errors.js';
 import { join, resolve } from 'node:path';
-import { git } from '../git/exec.js';
 import { keepEngineCode, saveEngineCode } from '../match/regex.js';
 import { readAtRef, readBlobs } from '../git/objects.js';
 import { LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
@@ -13,7 +12,7 @@ import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
-import { GUARD_KINDS, RULE_TREES_ARGS, TOP_LEVEL_ARGS } from './hook-git.js';
+import { GUARD_KINDS, readTopLevel, type TopLevel } from './hook-git.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
 import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
@@ -120,31 +119,33 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   };
 }
 
-/** Memoised line reader for files as committed at a ref (`:` is the index). */
-export function lineReader(where: Where, refOf: (finding: Finding) => string): (finding: Finding, line: number) => Promise<string | undefined> {
+/** Memoised reader of a finding's file, line by line: `fileOf` names the file (the same name, the same file) and reads it. */
+export function lineReader(fileOf: (finding: Finding) => { key: string; read: () => Promise<Buffer | undefined> }): (finding: Finding, line: number) => Promise<string | undefined> {
   const files = new Map<string, Promise<string[] | undefined>>();
   return async (finding, line) => {
-    const key = `${refOf(finding)}\0${finding.path}`;
-    if (!files.has(key)) {
-      const ref = refOf(finding);
-      files.set(key, readAtRef(where, ref === ':' ? '' : ref, finding.path).then((b) => b?.toString('utf8').split('\n')));
-    }
+    const { key, read } = fileOf(finding);
+    if (!files.has(key)) files.set(key, read().then((b) => b?.toString('utf8').split('\n')));
     return (await files.get(key))?.[line - 1];
   };
 }
 
+/** Lines of files as committed at a ref (`:` is the index). */
+export function refLineReader(where: Where, refOf: (finding: Finding) => string): (finding: Finding, line: number) => Promise<string | undefined> {
+  return lineReader((finding) => {
+    const ref = refOf(finding);
+    return { key: `${ref}\0${finding.path}`, read: () => readAtRef(where, ref === ':' ? '' : ref, finding.path) };
+  });
+}
+
 /**
- * The repository root, or a clear error outside one. The regexes this process runs load their
- * engine with its code cache in the repository's .git/lore/ (which no clone or archive brings).
+ * Where the check runs, or a clear error outside a repository. The regexes this process runs load
+ * their engine with its code cache in the repository's .git/lore/ (which no clone or archive brings).
  */
-export async function repoRoot(where: Where): Promise<string> {
-  const out = await git(TOP_LEVEL_ARGS, where).catch(() => undefined);
-  if (out === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
-  const lines = out.split('\n');
-  // Two lines: the top level and the common git folder. A path holding a line break reads otherwise: no code cache then.
-  if (lines.length !== 3 || lines[2] !== '') return out.slice(0, out.indexOf('\n'));
-  keepEngineCode(join(resolve(where.cwd, lines[1]!), 'lore', ENGINE_CODE));
-  return lines[0]!;
+export async function repoRoot(where: Where): Promise<TopLevel> {
+  const top = await readTopLevel(where).catch(() => undefined);
+  if (top === undefined) throw new LoreError('NOT_A_GIT_REPO', `${where.cwd} is not inside a git repository`);
+  if (top.commonDir !== undefined) keepEngineCode(join(resolve(where.cwd, top.commonDir), 'lore', ENGINE_CODE));
+  return top;
 }
 
 /** The regex engine's code cache, under .git/lore/. */
@@ -153,19 +154,15 @@ const ENGINE_CODE = 'regex-engine.code';
 /**
  * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
  * closed when the committed side is invalid (the guard cannot know the rules); the change side's
- * problems are returned: they block the change. `sameRules`, for the staged change against HEAD,
- * says whether the change leaves every rule file as HEAD has it: then HEAD's few tree ids key the
- * snapshot, and a warm run lists no rule file.
+ * problems are returned: they block the change. `atHead`, for the staged change against HEAD, is
+ * what git answered for the rule folders at HEAD when the change leaves every rule file as HEAD
+ * has it (then it keys the snapshot, and a warm run lists no rule file), and whether HEAD has turn logs.
  */
-export async function readBothSides(where: Where, committedAt: GitSource, changeAt: GitSource, sameRules?: Promise<boolean>): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
+export async function readBothSides(where: Where, top: TopLevel, committedAt: GitSource, changeAt: GitSource, atHead?: Promise<{ rules?: string; turns: boolean }>): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
-  const gitContext = readGitContext(where);
-  let snapshot: RuleSnapshot | undefined;
-  if (sameRules !== undefined) {
-    // An unborn HEAD has no trees: the listings below say so.
-    const trees = await git(RULE_TREES_ARGS, where).catch(() => undefined);
-    if (trees !== undefined && (await sameRules)) snapshot = RuleSnapshot.forTrees(where.cwd, trees);
-  }
+  const gitContext = readGitContext(where, top.branch);
+  const head = await atHead;
+  let snapshot = head?.rules === undefined ? undefined : RuleSnapshot.forTrees(where.cwd, head.rules);
   let sides = snapshot?.records();
   if (snapshot === undefined || sides === undefined) {
     const listings = await listGitSources(where, [committedAt, changeAt], GUARD_KINDS);
@@ -180,7 +177,7 @@ export async function readBothSides(where: Where, committedAt: GitSource, change
   }
   const [committed, change] = sides as [GitRecords, GitRecords];
   failOnProblems(committed.problems);
-  const context = await gitContext;
+  const context = { ...(await gitContext), ...(head === undefined ? {} : { turnsAtHead: head.turns }) };
   if ('index' in changeAt && !committed.exists && !change.exists) {
     const uncommitted = await uncommittedStore(where.cwd);
     if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };

@@ -99,7 +99,7 @@ async function isTracked(root: string, file: string, env: NodeJS.ProcessEnv): Pr
 
 /** The repository's top level, the file git runs for pre-commit, and where lore puts its hook. */
 export async function locate(where: Where): Promise<{ root: string; runs: string; place: HookPlace }> {
-  const root = await repoRoot(where);
+  const { root } = await repoRoot(where);
   // git says which file it runs: core.hooksPath (relative to the top level, ~ expanded) or .git/hooks.
   const runs = resolve(root, (await git(['rev-parse', '--git-path', 'hooks/pre-commit'], { cwd: root, env: where.env })).replace(/\n$/, ''));
   const dir = dirname(runs);

@@ -9,6 +9,7 @@ import { readBlobsCapped, type BlobRead } from '../git/objects.js';
 import { isNullBlob, parseDiffTreeOutput, parseRawDiff, type RawChange } from '../git/raw-diff.js';
 import { KNOWLEDGE_DIR } from '../store/layout.js';
 import { addedLines, type ChangedFile, type ChangeStatus } from './added-lines.js';
+import { RULE_TREES_AT_HEAD, TURNS_AT_HEAD } from './hook-git.js';
 import type { ChangeSet } from './scan.js';
 
 /** The largest file the guard scans; a larger one stops it rather than pass unscanned. */
@@ -38,6 +39,7 @@ export interface StagedRead {
   changes: RawChange[];
   /** Every path the diff names, old paths of renames included, scannable or not (deletions too). */
   paths: string[];
+  /** The blobs, and in `looks` git's answer for each of RULE_TREES_AT_HEAD, then for TURNS_AT_HEAD. */
   read: BlobRead;
 }
 
@@ -46,7 +48,10 @@ async function emptyTree(options: GitOptions): Promise<string> {
   return (await gitBytes(['hash-object', '-t', 'tree', '--stdin'], { ...options, input: '' })).toString('utf8').trim();
 }
 
-/** Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and their blobs. */
+/**
+ * Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and
+ * their blobs; the same cat-file process first looks up the rule folders and the turn logs at HEAD.
+ */
 export async function readStaged(options: GitOptions): Promise<StagedRead> {
   const all = (async (): Promise<RawChange[]> => {
     let raw: string;
@@ -62,7 +67,7 @@ export async function readStaged(options: GitOptions): Promise<StagedRead> {
   const listed = all.then((changes) => changes.filter(scannable));
   // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
   const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
-  const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES)]);
+  const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES, [...RULE_TREES_AT_HEAD, TURNS_AT_HEAD])]);
   const paths = (await all).flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath]));
   return { changes, paths, read };
 }

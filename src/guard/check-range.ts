@@ -3,17 +3,17 @@
 import { LoreError } from '../errors.js';
 import { KNOWLEDGE_DIR } from '../store/layout.js';
 import { listTree } from '../git/objects.js';
-import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
+import { allowsOf, evaluate, readBothSides, refLineReader, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
 import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } from './knowledge-files.js';
 import { rangeChangeSets } from './changes.js';
 import { resolveRange } from './range.js';
 
 /** Checks every commit of a range (merges for what they introduce) against the rules at the merge base and at its head. */
 export async function checkRange(options: CheckOptions & { range: string }): Promise<CheckReport> {
-  const root = await repoRoot(options);
-  const where = { cwd: root, env: options.env };
+  const top = await repoRoot(options);
+  const where = { cwd: top.root, env: options.env };
   const { base, head, mergeBase } = await resolveRange(where, options.range);
-  const [{ commits: inRange, changes }, sides] = await Promise.all([rangeChangeSets(where, mergeBase, head, options.onProgress), readBothSides(where, { ref: mergeBase }, { ref: head })]);
+  const [{ commits: inRange, changes }, sides] = await Promise.all([rangeChangeSets(where, mergeBase, head, options.onProgress), readBothSides(where, top, { ref: mergeBase }, { ref: head })]);
   const commits = inRange.map((c) => c.commit);
   if (commits.length === 0) {
     throw new LoreError('EMPTY_RANGE', `the range ${options.range} has no commits to check (merge base ${mergeBase.slice(0, 12)} is its head)`, { hint: 'an empty range is not a pass: check that CI fetched the branch and its base' });
@@ -38,7 +38,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
       const fromRange = headAllows.filter((a) => lastTouched.get(a.file)! < at);
       return [...baseAllows.filter((a) => !fromRange.some((r) => r.file === a.file)), ...fromRange];
     },
-    lineText: lineReader(where, (finding) => finding.commit!),
+    lineText: refLineReader(where, (finding) => finding.commit!),
   });
-  return { mode: 'range', root, range: { spec: options.range, base, head, mergeBase, commits }, ...result };
+  return { mode: 'range', root: top.root, range: { spec: options.range, base, head, mergeBase, commits }, ...result };
 }

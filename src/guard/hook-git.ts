@@ -1,7 +1,9 @@
 // The git commands a check of the staged change runs besides the diff and the blobs, named once:
 // bin/lore.js starts them while the CLI loads (prestartHookGit), and the check takes those runs
 // (git() hands a prestarted run to the first call with the same arguments, directory and env).
-import { prestartGit } from '../git/exec.js';
+// Every git process costs a fork and an exec on the hook's path, so the check asks for as much as
+// it can per process: the branch with the top level, the rule trees with the blobs.
+import { git, prestartGit, type GitOptions } from '../git/exec.js';
 import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
 
 /** The kinds of record the commit guard reads. */
@@ -17,23 +19,47 @@ export function isGuardPath(path: string): boolean {
   return GUARD_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** The top level and the common git folder (repoRoot), in one run. */
-export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel', '--git-common-dir'];
-
 /**
- * The entries of GUARD_PATHS at HEAD, not recursive: one line per folder (its tree id) or file.
- * Tree ids identify everything below them, so these few lines identify the committed rules.
+ * The names `git cat-file --batch` looks up for GUARD_PATHS at HEAD: the answers (a tree or blob id
+ * each, or missing) identify everything below them, so they identify the committed rules.
  */
-export const RULE_TREES_ARGS: readonly string[] = ['--literal-pathspecs', 'ls-tree', '-z', '--full-tree', 'HEAD', '--', ...GUARD_PATHS];
+export const RULE_TREES_AT_HEAD: readonly string[] = GUARD_PATHS.map((path) => `HEAD:${path}`);
 
-/** The role guard's context (role.ts): lore.* settings, the branch, the committed turn logs. */
-export const CONTEXT_ARGS = {
-  config: ['config', '-z', '--get-regexp', '^lore\\.'],
-  branch: ['symbolic-ref', '--short', '-q', 'HEAD'],
-  turns: ['ls-tree', '-r', '-z', '--full-tree', 'HEAD', '--', `${KNOWLEDGE_DIR}/${LOGS.turnsDir}`],
-} as const;
+/** The turn logs' folder at HEAD: the role guard reads a turn log only when it is there. */
+export const TURNS_AT_HEAD = `HEAD:${KNOWLEDGE_DIR}/${LOGS.turnsDir}`;
+
+/** The top level, the common git folder and the branch HEAD names, in one run (it fails on an unborn HEAD). */
+export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel', '--git-common-dir', '--symbolic-full-name', 'HEAD'];
+
+/** The role guard's lore.* settings (role.ts). */
+export const CONFIG_ARGS: readonly string[] = ['config', '-z', '--get-regexp', '^lore\\.'];
 
 /** Starts, in `cwd`, the commands a check of the staged change runs when `cwd` is the top level. */
 export function prestartHookGit(cwd: string): void {
-  for (const args of [TOP_LEVEL_ARGS, RULE_TREES_ARGS, ...Object.values(CONTEXT_ARGS)]) prestartGit(args, { cwd });
+  for (const args of [TOP_LEVEL_ARGS, CONFIG_ARGS]) prestartGit(args, { cwd });
+}
+
+/** Where a check runs: the work tree's top level, git's common folder, and the branch checked out. */
+export interface TopLevel {
+  root: string;
+  /** Undefined when git's answer cannot be read line by line (a path holding a line break). */
+  commonDir?: string;
+  /** The full name of the branch HEAD names (`refs/heads/main`); undefined when HEAD is detached. */
+  branch?: string;
+}
+
+/** Reads the top level of the repository holding `options.cwd`; throws when there is none. */
+export async function readTopLevel(options: GitOptions): Promise<TopLevel> {
+  const both = await git(TOP_LEVEL_ARGS, options).catch(() => undefined);
+  if (both !== undefined) {
+    const lines = both.split('\n');
+    if (lines.length !== 4 || lines[3] !== '') return { root: both.slice(0, both.indexOf('\n')) };
+    return { root: lines[0]!, commonDir: lines[1]!, ...(lines[2] === 'HEAD' ? {} : { branch: lines[2]! }) };
+  }
+  // An unborn HEAD names a branch that has no commit yet: rev-parse fails on it, symbolic-ref does not.
+  const [top, branch] = await Promise.all([git(TOP_LEVEL_ARGS.slice(0, 3), options), git(['symbolic-ref', '-q', 'HEAD'], options).catch(() => '')]);
+  const lines = top.split('\n');
+  const named = branch.trim() === '' ? {} : { branch: branch.trim() };
+  if (lines.length !== 3 || lines[2] !== '') return { root: top.slice(0, top.indexOf('\n')), ...named };
+  return { root: lines[0]!, commonDir: lines[1]!, ...named };
 }

@@ -153,7 +153,7 @@ const RISK_ORDER: Record<Risk, number> = { weakens: 0, strengthens: 1, neutral: 
 
 /** Compares .knowledge/ at the merge base of BASE and HEAD with HEAD. */
 export async function knowledgeDiff(options: { cwd: string; env: NodeJS.ProcessEnv; spec: string }): Promise<KnowledgeDiff> {
-  const root = await repoRoot(options);
+  const { root } = await repoRoot(options);
   const where = { cwd: root, env: options.env };
   const { mergeBase: base, head } = await resolveRange(where, options.spec);
   const cache = new GitRecordCache(root);

@@ -4,12 +4,12 @@ import { git } from '../git/exec.js';
 import type { ChangedFile } from './added-lines.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
-import { readBlobs } from '../git/objects.js';
+import { readObjects } from '../git/objects.js';
 import { isValidId } from '../store/ids.js';
 import { KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
 import { latestTurn } from '../turns/order.js';
 import type { PathConstraint, ProjectOverrides, RoleConstraints, TurnState } from '../types.js';
-import { CONTEXT_ARGS } from './hook-git.js';
+import { CONFIG_ARGS } from './hook-git.js';
 import { fingerprint, type Finding } from './scan.js';
 
 export interface KnownRole {
@@ -24,33 +24,21 @@ export interface GitContext {
   configured?: KnownRole;
   /** `git config lore.feature`, or the last segment of the branch name. */
   feature?: string;
-  /** Turn logs committed at HEAD: path → blob id. */
-  turnLogs: Map<string, string>;
+  /** Whether HEAD has a turn logs folder, when the check already asked git (undefined: not known). */
+  turnsAtHead?: boolean;
 }
 
-async function quiet(promise: Promise<string>): Promise<string> {
-  return promise.catch(() => ''); // unset config, detached HEAD, unborn HEAD: nothing to learn
-}
-
-/** Reads lore.* git config, the branch and the committed turn logs, with three git processes at once. */
-export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitContext> {
-  const [config, branch, turns] = await Promise.all([
-    quiet(git(CONTEXT_ARGS.config, where)),
-    quiet(git(CONTEXT_ARGS.branch, where)),
-    quiet(git(CONTEXT_ARGS.turns, where)),
-  ]);
+/** Reads lore.* git config (one git process); `branch` is the full name of the branch checked out. */
+export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }, branch: string | undefined): Promise<GitContext> {
+  // Unset config: nothing to learn.
+  const config = await git(CONFIG_ARGS, where).catch(() => '');
   // -z: "key\nvalue\0" per setting, so no value can pose as another setting.
   const settings = new Map(config.split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1).trim()]));
   const fromEnv = where.env.LORE_ROLE?.trim();
   const fromGit = settings.get('lore.role');
   const configured = fromEnv ? { role: fromEnv, source: 'LORE_ROLE' } : fromGit ? { role: fromGit, source: 'git config lore.role' } : undefined;
-  const feature = settings.get('lore.feature') || branch.trim().split('/').pop() || undefined;
-  const turnLogs = new Map<string, string>();
-  for (const record of turns.split('\0')) {
-    const tab = record.indexOf('\t');
-    if (tab !== -1) turnLogs.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[2]!);
-  }
-  return { ...(configured === undefined ? {} : { configured }), ...(feature === undefined ? {} : { feature }), turnLogs };
+  const feature = settings.get('lore.feature') || branch?.split('/').pop() || undefined;
+  return { ...(configured === undefined ? {} : { configured }), ...(feature === undefined ? {} : { feature }) };
 }
 
 /**
@@ -61,10 +49,10 @@ export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEn
 export async function resolveRole(where: { cwd: string; env: NodeJS.ProcessEnv }, context: GitContext, project: string | undefined): Promise<KnownRole | undefined> {
   if (context.configured !== undefined) return context.configured;
   const { feature } = context;
-  if (project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
-  const blob = context.turnLogs.get(`${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`);
-  if (blob === undefined) return undefined;
-  const text = (await readBlobs(where, [blob])).get(blob)!;
+  if (context.turnsAtHead === false || project === undefined || feature === undefined || !isValidId(project) || !isValidId(feature)) return undefined;
+  // Both are ids (no "/", no "..", no ":"): the name is this one file at HEAD.
+  const [text] = await readObjects(where, [`HEAD:${KNOWLEDGE_DIR}/${LOGS.turnsDir}/${project}/${feature}.ndjson`]);
+  if (text === undefined) return undefined;
   // Only the fields that order turns are needed; a line without them is skipped.
   // The log engine loads only when a turn log decides the role.
   const { replayLogText } = await import('../log/ndjson.js');

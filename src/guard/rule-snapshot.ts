@@ -15,6 +15,7 @@ import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import { LiteralSet } from './aho-corasick.js';
 import { patternLiteral, type CompileMemory } from './rules.js';
 import type { RequiredLiteral } from './literals.js';
+import { RULE_TREES_AT_HEAD } from './hook-git.js';
 
 /** The fields of a prohibition the guard reads: applicability, the matchers, what a finding says, and the tests its own file may hold. */
 const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content', 'tests'];
@@ -69,11 +70,13 @@ export class RuleSnapshot implements CompileMemory {
 
   /**
    * The snapshot for a change that leaves every rule file as HEAD has it (the staged diff names
-   * none), keyed by `trees`: RULE_TREES_ARGS's output, the tree id of each rule folder at HEAD.
-   * Nothing is read or saved when HEAD tracks lore's cache.
+   * none), keyed by `trees`: git's answers for RULE_TREES_AT_HEAD, one line each (the id and type
+   * of each rule folder or file at HEAD, or missing). Nothing is read or saved when HEAD tracks
+   * lore's cache.
    */
   static forTrees(root: string, trees: string): RuleSnapshot {
-    if (trees.split('\0').some((entry) => entry.endsWith(`\t${KNOWLEDGE_DIR}/${CACHE_DIR}`))) return new RuleSnapshot(root, undefined);
+    const answers = trees.split('\n');
+    if (answers[RULE_TREES_AT_HEAD.indexOf(`HEAD:${KNOWLEDGE_DIR}/${CACHE_DIR}`)] !== 'missing') return new RuleSnapshot(root, undefined);
     return new RuleSnapshot(root, sha1(`${cacheKey()}\ntrees\n${trees}`));
   }
 
