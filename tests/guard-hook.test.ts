@@ -105,10 +105,12 @@ describe('the installed pre-commit hook', () => {
     // the checksum says it is not the file lore wrote, so it is rebuilt.
     const automaton = join(repo, '.knowledge/.cache/guard-literals-content.bin');
     const bytes = readFileSync(automaton);
-    assert.match(bytes.toString('latin1', 0, 82), /^[0-9a-f]{40} [0-9a-f]{40}\n$/);
-    const [classes, states] = [bytes.readInt32LE(82 + 4), bytes.readInt32LE(82 + 8)];
-    const table = 82 + 20 + 65536;
-    writeFileSync(automaton, Buffer.concat([bytes.subarray(0, table), Buffer.alloc(classes * states * 4), bytes.subarray(table + classes * states * 4)]));
+    // A header of 84 bytes (the automaton after it starts at a multiple of four), a header of six
+    // int32s, the class table, then two bytes per transition.
+    assert.match(bytes.toString('latin1', 0, 84), /^[0-9a-f]{40} [0-9a-f]{40}  \n$/);
+    const [classes, states] = [bytes.readInt32LE(84 + 4), bytes.readInt32LE(84 + 8)];
+    const table = 84 + 24 + 65536;
+    writeFileSync(automaton, Buffer.concat([bytes.subarray(0, table), Buffer.alloc(classes * states * 2), bytes.subarray(table + classes * states * 2)]));
     const damaged = await lore(['hook', 'pre-commit'], { cwd: repo, env });
     assert.deepEqual([damaged.code, damaged.stderr], [1, first.stderr]);
     assert.deepEqual(readFileSync(automaton), bytes);

@@ -22,14 +22,17 @@ const MAX_CLASSES = 255;
 /** So do literals beyond this many states in all: the table stays under 64 MiB whatever the store holds. */
 const MAX_STATES = 1 << 16;
 
-/** Marks bytes written by toBytes (and their byte order): "AC01" as a little-endian int32. */
-const MAGIC = 0x31304341;
+/** Marks bytes written by toBytes (and their byte order): "AC02" as a little-endian int32. */
+const MAGIC = 0x32304341;
+/** The header toBytes writes: MAGIC, classes, states, the first accepting state, outIds, skipped. */
+const HEADER_INTS = 6;
 
 /** What toBytes saves. */
 interface Saved {
   classOf: Uint8Array<ArrayBuffer>;
   classes: number;
-  next: Int32Array<ArrayBuffer>;
+  next: Uint16Array<ArrayBuffer>;
+  accepting: number;
   outStart: Int32Array<ArrayBuffer>;
   outIds: Int32Array<ArrayBuffer>;
   skipped: number[];
@@ -38,16 +41,18 @@ interface Saved {
 /** A compiled set of literals, ASCII letters matched in any case; `search` collects the ids of those found. */
 export class LiteralSet {
   /** Character code → alphabet class (0: in no literal). */
-  private readonly classOf = new Uint8Array(65536);
+  private readonly classOf: Uint8Array<ArrayBuffer> = new Uint8Array(65536);
   private readonly classes: number;
   /**
-   * Transitions: next[row + class] is the row of the next state (row = state × classes), or its
-   * bitwise complement when literals end in that state.
+   * Transitions: next[state × classes + class] is the next state. States are numbered so that
+   * those where literals end come last, from `accepting` on: one comparison says whether a
+   * character ended a literal. At most 65,536 states, so two bytes each.
    */
-  private readonly next: Int32Array;
+  private readonly next: Uint16Array<ArrayBuffer>;
+  private readonly accepting: number;
   /** Ids of the literals ending in each state, including through fail links: outIds[outStart[s]..outStart[s+1]]. */
-  private readonly outStart: Int32Array;
-  private readonly outIds: Int32Array;
+  private readonly outStart: Int32Array<ArrayBuffer>;
+  private readonly outIds: Int32Array<ArrayBuffer>;
   /** Per state, the search that last reported its literals: each is reported once per text. */
   private readonly reported: Int32Array;
   private searches = 0;
@@ -56,7 +61,7 @@ export class LiteralSet {
 
   constructor(literals: ReadonlyArray<{ id: number; text: string }>, saved?: Saved) {
     if (saved !== undefined) {
-      ({ classOf: this.classOf, classes: this.classes, next: this.next, outStart: this.outStart, outIds: this.outIds, skipped: this.skipped } = saved);
+      ({ classOf: this.classOf, classes: this.classes, next: this.next, accepting: this.accepting, outStart: this.outStart, outIds: this.outIds, skipped: this.skipped } = saved);
       this.reported = new Int32Array(this.outStart.length - 1);
       return;
     }
@@ -76,7 +81,8 @@ export class LiteralSet {
         const code = text.charCodeAt(i);
         if (this.classOf[code] === 0) fresh.add(code);
       }
-      if (classes + fresh.size > MAX_CLASSES || budget + text.length > MAX_STATES) {
+      // An empty literal would end at the root: it filters nothing, so its matcher always runs.
+      if (text === '' || classes + fresh.size > MAX_CLASSES || budget + text.length > MAX_STATES) {
         this.skipped.push(literal.id);
         continue;
       }
@@ -126,20 +132,32 @@ export class LiteralSet {
         }
       }
     }
-    // States become rows, complemented where literals end.
-    this.next = table.subarray(0, states * classes);
-    for (let i = 0; i < this.next.length; i++) this.next[i] = out[this.next[i]!] === undefined ? this.next[i]! * classes : ~(this.next[i]! * classes);
+    // Renumbered: states where no literal ends first (the root stays 0), then those where some do.
+    const renumber = new Int32Array(states);
+    let number = 0;
+    for (let state = 0; state < states; state++) if (out[state] === undefined) renumber[state] = number++;
+    this.accepting = number;
+    for (let state = 0; state < states; state++) if (out[state] !== undefined) renumber[state] = number++;
+    this.next = new Uint16Array(states * classes);
     this.outStart = new Int32Array(states + 1);
-    for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (out[state]?.length ?? 0);
-    this.outIds = Int32Array.from(out.flatMap((ids) => ids ?? []));
+    const byNumber = new Array<number[] | undefined>(states);
+    for (let state = 0; state < states; state++) {
+      const row = renumber[state]! * classes;
+      for (let cls = 0; cls < classes; cls++) this.next[row + cls] = renumber[table[state * classes + cls]!]!;
+      byNumber[renumber[state]!] = out[state];
+    }
+    for (let state = 0; state < states; state++) this.outStart[state + 1] = this.outStart[state]! + (byNumber[state]?.length ?? 0);
+    this.outIds = Int32Array.from(byNumber.flatMap((ids) => ids ?? []));
     this.reported = new Int32Array(states);
   }
 
   /** The compiled automaton as bytes (this machine's byte order), for LiteralSet.fromBytes. */
   toBytes(): Uint8Array {
     const states = this.outStart.length - 1;
-    const header = Int32Array.of(MAGIC, this.classes, states, this.outIds.length, this.skipped.length);
-    const parts = [header, this.classOf, this.next, this.outStart, this.outIds, Int32Array.from(this.skipped)];
+    const header = Int32Array.of(MAGIC, this.classes, states, this.accepting, this.outIds.length, this.skipped.length);
+    // The two-byte table is padded to four, so every part after it starts aligned.
+    const padding = new Uint8Array(this.next.byteLength % 4);
+    const parts = [header, this.classOf, this.next, padding, this.outStart, this.outIds, Int32Array.from(this.skipped)];
     const bytes = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
     let at = 0;
     for (const part of parts) {
@@ -151,32 +169,35 @@ export class LiteralSet {
 
   /**
    * The automaton `toBytes` wrote, or undefined when the sizes say the bytes are not one (another
-   * byte order, another layout, cut short); the caller makes sure they are the bytes written. Building it again costs tens of milliseconds for thousands of
-   * literals; reading it, a copy.
+   * byte order, another layout, cut short); the caller makes sure they are the bytes written.
+   * Building it again costs tens of milliseconds for thousands of literals; reading it, nothing
+   * when the bytes start at a multiple of four in their buffer (it is read in place), else a copy.
    */
   static fromBytes(bytes: Uint8Array): LiteralSet | undefined {
-    if (bytes.byteLength < 20 || bytes.byteLength % 4 !== 0) return undefined;
-    // One aligned copy, viewed in parts.
-    const buffer = new Uint8Array(bytes).buffer;
-    const ints = (at: number, count: number): Int32Array<ArrayBuffer> => new Int32Array(buffer, at, count);
-    const [magic, classes, states, outIds, skipped] = ints(0, 5) as unknown as number[];
-    if (magic !== MAGIC || !(classes! >= 1 && classes! <= MAX_CLASSES) || !(states! >= 1) || !(outIds! >= 0) || !(skipped! >= 0)) return undefined;
-    const sizes = [65536 / 4, states! * classes!, states! + 1, outIds!, skipped!];
-    if (bytes.byteLength !== 20 + sizes.reduce((n, size) => n + size * 4, 0)) return undefined;
-    let at = 20 + 65536;
+    if (bytes.byteLength < HEADER_INTS * 4 || bytes.byteLength % 4 !== 0) return undefined;
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+    const { buffer, byteOffset } = aligned as Uint8Array<ArrayBuffer>;
+    const [magic, classes, states, accepting, outIds, skipped] = new Int32Array(buffer, byteOffset, HEADER_INTS) as unknown as number[];
+    if (magic !== MAGIC || !(classes! >= 1 && classes! <= MAX_CLASSES) || !(states! >= 1 && states! <= MAX_STATES) || !(accepting! >= 1 && accepting! <= states!) || !(outIds! >= 0) || !(skipped! >= 0)) return undefined;
+    const cells = states! * classes!;
+    const tableBytes = cells * 2 + ((cells * 2) % 4);
+    if (bytes.byteLength !== HEADER_INTS * 4 + 65536 + tableBytes + (states! + 1 + outIds! + skipped!) * 4) return undefined;
+    let at = byteOffset + HEADER_INTS * 4;
+    const classOf = new Uint8Array(buffer, at, 65536);
+    at += 65536;
+    const next = new Uint16Array(buffer, at, cells);
+    at += tableBytes;
     const take = (count: number): Int32Array<ArrayBuffer> => {
-      const part = ints(at, count);
+      const part = new Int32Array(buffer, at, count);
       at += count * 4;
       return part;
     };
-    const classOf = new Uint8Array(buffer, 20, 65536);
-    const next = take(sizes[1]!);
-    const outStart = take(sizes[2]!);
-    const ids = take(sizes[3]!);
-    const left = [...take(sizes[4]!)];
+    const outStart = take(states! + 1);
+    const ids = take(outIds!);
+    const left = [...take(skipped!)];
     // The sizes agree; the caller checks the bytes are the ones toBytes wrote (a checksum).
     if (outStart[0] !== 0 || outStart[states!] !== ids.length) return undefined;
-    return new LiteralSet([], { classOf, classes: classes!, next, outStart, outIds: ids, skipped: left });
+    return new LiteralSet([], { classOf, classes: classes!, next, accepting: accepting!, outStart, outIds: ids, skipped: left });
   }
 
   /**
@@ -185,18 +206,12 @@ export class LiteralSet {
    * automaton however long or repetitive the text.
    */
   search(text: string, found: number[]): void {
-    const { classOf, next, outStart, outIds, classes, reported } = this;
+    const { classOf, next, outStart, outIds, classes, accepting, reported } = this;
     const search = ++this.searches;
-    let row = 0;
+    let state = 0;
     for (let i = 0; i < text.length; i++) {
-      const target = next[row + classOf[text.charCodeAt(i)]!]!;
-      if (target >= 0) {
-        row = target;
-        continue;
-      }
-      row = ~target;
-      const state = row / classes;
-      if (reported[state] === search) continue;
+      state = next[state * classes + classOf[text.charCodeAt(i)]!]!;
+      if (state < accepting || reported[state] === search) continue;
       reported[state] = search;
       for (let k = outStart[state]!; k < outStart[state + 1]!; k++) found.push(outIds[k]!);
     }

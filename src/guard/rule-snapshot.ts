@@ -21,8 +21,12 @@ import { RULE_TREES_AT_HEAD } from './hook-git.js';
 const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content', 'tests'];
 
 const sha1 = (data: string | Uint8Array): string => createHash('sha1').update(data).digest('hex');
-/** The length of an automaton file's header: two sha1s, a space and a newline. */
-const HEADER = 82;
+/**
+ * An automaton file's header: two sha1s and a space, padded with spaces to 84 bytes with its
+ * newline, so that the automaton after it starts at a multiple of four and is read in place.
+ */
+const HEADER = 84;
+const header = (key: string, sum: string): string => `${key} ${sum}`.padEnd(HEADER - 1) + '\n';
 
 type Record_ = GitRecords['records'][number];
 
@@ -37,7 +41,7 @@ interface Saved {
 export class RuleSnapshot implements CompileMemory {
   private readonly path: string;
   /** Automata built this run, to save: file → header and bytes. */
-  private readonly built = new Map<string, { header: string; bytes: Uint8Array }>();
+  private readonly built = new Map<string, { head: string; bytes: Uint8Array }>();
   private literals: Record<string, RequiredLiteral | null> = {};
   private sides: GitRecords[] | undefined;
   private dirty = false;
@@ -112,7 +116,7 @@ export class RuleSnapshot implements CompileMemory {
     try {
       // "<key> <sha1 of the bytes>\n<bytes>", like the snapshot itself.
       const saved = readBytesIfExistsSync(path);
-      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === `${key} ${sha1(saved.subarray(HEADER))}\n`) {
+      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === header(key, sha1(saved.subarray(HEADER)))) {
         const set = LiteralSet.fromBytes(saved.subarray(HEADER));
         if (set !== undefined) return set;
       }
@@ -121,13 +125,13 @@ export class RuleSnapshot implements CompileMemory {
     }
     const set = new LiteralSet(literals);
     const bytes = set.toBytes();
-    this.built.set(path, { header: `${key} ${sha1(bytes)}\n`, bytes });
+    this.built.set(path, { head: header(key, sha1(bytes)), bytes });
     return set;
   }
 
   /** Writes the snapshot and the automata when something new went into them (best effort: they are caches). */
   async save(): Promise<void> {
-    await Promise.all([...this.built].map(([path, { header, bytes }]) => writeFileAtomic(path, Buffer.concat([Buffer.from(header, 'latin1'), bytes]), { durable: false }).catch(() => undefined)));
+    await Promise.all([...this.built].map(([path, { head, bytes }]) => writeFileAtomic(path, Buffer.concat([Buffer.from(head, 'latin1'), bytes]), { durable: false }).catch(() => undefined)));
     this.built.clear();
     if (!this.dirty || this.key === undefined || this.sides === undefined) return;
     const pool: Record_[] = [];
