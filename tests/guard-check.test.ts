@@ -247,6 +247,18 @@ describe('the role guard from the committed turn history', () => {
     assert.deepEqual([code, json.role, json.outcome.active.map((f) => [f.entryId, f.path])], [1, { role: 'player', source: 'the turn log at HEAD (TURN-FEAT-001-TASK-1-T2: revise)' }, [['ROLE-player', gate]]]);
   });
 
+  it('takes the feature from lore.feature on a detached HEAD, which names no branch', async (t) => {
+    // A feature named HEAD has a revise verdict: a detached HEAD must not be read as that branch.
+    const repo = guardRepo(t, { '.knowledge/roles/player.yaml': player, [log]: turn(1, 'approve') + turn(2, 'revise'), '.knowledge/turns/demo/HEAD.ndjson': turn(1, 'revise') });
+    gitSync(repo, ['checkout', '-q', '--detach']);
+    stage(repo, { [gate]: gateText });
+    const detached = await loreJson<Report & { role?: unknown }>(['check'], { cwd: repo });
+    assert.deepEqual([detached.code, detached.json.role, detached.json.outcome.active], [0, null, []]);
+    gitSync(repo, ['config', 'lore.feature', 'FEAT-001']);
+    const named = await loreJson<Report & { role: { role: string; source: string } }>(['check'], { cwd: repo });
+    assert.deepEqual([named.code, named.json.role, named.json.outcome.active.map((f) => [f.entryId, f.path])], [1, { role: 'player', source: 'the turn log at HEAD (TURN-FEAT-001-TASK-1-T2: revise)' }, [['ROLE-player', gate]]]);
+  });
+
   it('ignores a turn that is not committed yet, and names no role after approve', async (t) => {
     const repo = guardRepo(t, { '.knowledge/roles/player.yaml': player, [log]: turn(1, 'approve') });
     gitSync(repo, ['checkout', '-q', '-b', 'FEAT-001']);
