@@ -16,13 +16,13 @@ import { startDaemon, type Daemon } from './helpers/daemon.js';
 import { SAMPLE } from './helpers/graph-sample.js';
 import { lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
-import { gitRepo, gitSync, testEnv, writeFiles } from './helpers/temp.js';
+import { gitSync, repoFixture, testEnv, writeFiles } from './helpers/temp.js';
 
 const ENTRY = 'rec-use-parameterised-queries';
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-async function repoStore(t: import('node:test').TestContext): Promise<string> {
-  const root = gitRepo(t, { 'README.md': '# demo\n' });
+/** A repository with a store: two entries, the sample graph and a turn (made by the CLI once for the file; each test has its own copy). */
+const repoStore = repoFixture(async (root) => {
   const run = async (args: string[], input?: string): Promise<void> => {
     const result = await lore(args, { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }), ...(input === undefined ? {} : { input }) });
     assert.equal(result.code, 0, `lore ${args.join(' ')}: ${result.stderr}`);
@@ -32,8 +32,7 @@ async function repoStore(t: import('node:test').TestContext): Promise<string> {
   await run(['add', 'prohibition', '--title', 'Never commit .env files', '--description', 'Secrets live in the vault', '--priority', 'critical', '--glob', '**/.env', '--keyword', 'env']);
   await run(['graph', 'apply', '-'], JSON.stringify(SAMPLE));
   await run(['turn', 'record', '--feature', 'FEAT-1', '--task', 'TASK-1', '--turn', '1', '--player-decision', 'add the query layer', '--coach-decision', 'revise', '--coach-reason', 'no tests', '--progress', 'query layer written', '--ac', 'login=verified', '--ac', 'logout=pending']);
-  return root;
-}
+}, { 'README.md': '# demo\n' });
 
 async function health(d: Daemon): Promise<{ batches: number; served: Record<string, number>; watcher: { state: string } }> {
   return (await (await fetch(`${d.url}/api/health`)).json()) as never;

@@ -1,9 +1,9 @@
 // Real temp directories and real git repositories for tests, removed when the test ends.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { basename, dirname, join } from 'node:path';
+import { after, type TestContext } from 'node:test';
 
 /** The environment tests run git and lore with: no user config, a fixed identity, no colours. */
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -74,7 +74,11 @@ export function gitSync(cwd: string, args: string[], env: NodeJS.ProcessEnv = te
 
 /** A git repository on branch main with user, no gc, and the files committed (when any). */
 export function gitRepo(t: TestContext, files: Record<string, string> = {}): string {
-  const root = tempDir(t, 'lore-repo-');
+  return gitRepoIn(tempDir(t, 'lore-repo-'), files);
+}
+
+/** gitRepo in a folder that exists and is empty (one the caller removes). */
+export function gitRepoIn(root: string, files: Record<string, string> = {}): string {
   gitSync(root, ['init', '-q', '-b', 'main']);
   gitSync(root, ['config', 'user.name', 'Test Author']);
   gitSync(root, ['config', 'user.email', 'author@example.com']);
@@ -86,4 +90,36 @@ export function gitRepo(t: TestContext, files: Record<string, string> = {}): str
     gitSync(root, ['commit', '-q', '-m', 'initial']);
   }
   return root;
+}
+
+/**
+ * The test's own copy of a folder that a test file built once (a repository and a store that
+ * several lore commands made), removed after the test. The copy keeps the folder's name, which
+ * lore takes for the project's; git's index is refreshed, since every file of the copy is a new
+ * inode, so git sees the work tree as it saw the original's.
+ */
+export function copyOf(t: TestContext, source: string): string {
+  const root = join(tempDir(t, 'lore-copy-'), basename(source));
+  cpSync(source, root, { recursive: true, verbatimSymlinks: true });
+  if (existsSync(join(root, '.git'))) gitSync(root, ['update-index', '-q', '--refresh']);
+  return root;
+}
+
+/**
+ * A git repository (with `files` committed) that `build` fills once for the test file, the first
+ * time a test asks; each test then gets its own copy (copyOf). For a store that several lore
+ * commands make and that every test goes on to change.
+ */
+export function repoFixture(build: (root: string) => Promise<void>, files: Record<string, string> = {}): (t: TestContext) => Promise<string> {
+  const parent = mkdtempSync(join(tmpdir(), 'lore-fixture-'));
+  after(() => rmSync(parent, { recursive: true, force: true }));
+  let built: Promise<string> | undefined;
+  return async (t) => {
+    built ??= (async () => {
+      const root = gitRepoIn(mkdtempSync(join(parent, 'lore-repo-')), files);
+      await build(root);
+      return root;
+    })();
+    return copyOf(t, await built);
+  };
 }
