@@ -10,7 +10,7 @@ import { seeded } from './helpers/crash.js';
 import { LORE_BIN, lore } from './helpers/cli.js';
 import { guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
-import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+import { gitSync, repoFixture, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -44,11 +44,10 @@ const TRACE = (file: string): string => [
 /** How many characters of the BMP _width.ts measures without string-width: widening the set means changing this, and the test checks each one. */
 const SIMPLE_CHARACTERS = 1945;
 
-async function initialised(t: TestContext): Promise<string> {
-  const repo = gitRepo(t, { 'README.md': '# demo\n' });
+/** A repository after lore init --no-starter (run once for the file; each test has its own copy). */
+const initialised = repoFixture(async (repo) => {
   assert.equal((await lore(['init', '--no-starter'], { cwd: repo })).code, 0);
-  return repo;
-}
+}, { 'README.md': '# demo\n' });
 
 const OLD = '2020-01-01T00:00:00.000Z';
 const EXPORT = JSON.stringify([entry({ id: 'rec-a', priority: 'low' }), entry({ id: 'rec-b' })]);
