@@ -3,7 +3,7 @@
 // LORE_UPDATE_DOCS=1 the ones the docs show are also written to docs/images/, so the docs show what ships.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
 import { stopping, tokens } from './daemon.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -13,13 +13,22 @@ export const DOC_IMAGES_DIR = new URL('../../docs/images/', import.meta.url).pat
 /** The screenshots README.md and docs/ show, each taken by a browser test under this name. */
 export const DOC_IMAGES = ['knowledge-table', 'review', 'player-coach', 'graph-whole', 'dag', 'changes'] as const;
 
-/** A browser for the test; fails (never skips) when Chromium is missing: .ci/run installs it. */
-export async function browser(t: TestContext): Promise<Browser> {
-  const b = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] }).catch((error: Error) => {
+let launched: Promise<Browser> | undefined;
+// The browser of a test file, closed when its tests have run.
+after(async () => {
+  if (launched !== undefined) await (await launched.catch(() => undefined))?.close();
+});
+
+/**
+ * The browser of the test file, started by the first test that asks (one Chromium per file, not
+ * per test: each page opens in a browser context of its own, closed with its test); fails (never
+ * skips) when Chromium is missing: .ci/run installs it.
+ */
+export async function browser(_t: TestContext): Promise<Browser> {
+  launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] }).catch((error: Error) => {
     throw new Error(`cannot start Chromium at ${CHROMIUM} (apt-get install chromium, or set LORE_CHROMIUM): ${error.message}`);
   });
-  t.after(() => b.close());
-  return b;
+  return launched;
 }
 
 export interface OpenOptions {
@@ -30,6 +39,7 @@ export interface OpenOptions {
 /** A page of `url` in a 1440×900 window; console errors and failed requests fail the test at its end. */
 export async function openPage(t: TestContext, b: Browser, url: string, options: OpenOptions = {}): Promise<Page> {
   const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+  t.after(() => context.close());
   // What opening the link lore serve prints leaves behind: the cookie that lets the page load.
   for (const [daemon, token] of tokens) if (url.startsWith(daemon)) await context.addCookies([{ name: 'lore_token', value: token, url: daemon }]);
   const page = await context.newPage();
