@@ -136,75 +136,78 @@ describe('installing lore into another repository', () => {
     assert.deepEqual(pack!.files.map((file) => file.path).sort(), expected.sort());
   });
 
-  it('a consumer installs the tarball with no build, no dev dependencies and no warning from lore, and lore guards its commits', async (t) => {
-    const dir = consumer(t);
-    const installed = await npmInstall(t, dir, join(base, `lore-knowledge-${VERSION}.tgz`));
-    assert.equal(installed.code, 0, installed.stderr);
-    assert.deepEqual(lines(installed.stderr).filter((line) => !baseline.includes(line)), []);
-    assert.equal(installed.npmRuns, 1, 'npm ran a nested npm (a build or a dev install)');
-    assert.deepEqual(devOnlyPackages(dir), []);
-    const lore = (args: string[]) => run(join(dir, 'node_modules', '.bin', 'lore'), args, dir);
-    assert.deepEqual(await lore(['--version']), { code: 0, stdout: `${VERSION}\n`, stderr: '' });
-    assert.equal((await lore(['init'])).code, 0);
-    const added = await lore(['add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical']);
-    assert.deepEqual(added, { code: 0, stdout: 'added pro-never-commit-forbidden-txt (.knowledge/knowledge/prohibitions/pro-never-commit-forbidden-txt.yaml)\n', stderr: '' });
-    // The word vectors ship in the package: the query ranks by meaning too.
-    const queried = await lore(['query', 'keep a banned file out of the repository', '--json']);
-    assert.deepEqual([queried.code, (JSON.parse(queried.stdout) as { semantic: { model: string } }).semantic.model], [0, 'glove-6b-100d']);
-    // So does the vector kernel, whole: the installed copy scans with it, not with the JavaScript loop.
-    const scan = pathToFileURL(join(dir, 'node_modules', 'lore-knowledge', 'dist', 'knowledge', 'vector-scan.js')).href;
-    const kernel = await run(process.execPath, ['--input-type=module', '-e', `const { VectorRows } = await import(${JSON.stringify(scan)}); console.log(new VectorRows(1, 4).kernel);`], dir);
-    assert.deepEqual(kernel, { code: 0, stdout: 'true\n', stderr: '' });
-    // Its exact output belongs to the hook-manager tests; the blocked commit below is the proof.
-    assert.equal((await lore(['hook', 'install'])).code, 0);
-    gitSync(dir, ['add', '-A']);
-    assert.equal((await gitRun(dir, ['commit', '-q', '-m', 'lore'], testEnv())).code, 0);
-    const head = gitSync(dir, ['rev-parse', 'HEAD']);
-    writeFileSync(join(dir, 'forbidden.txt'), 'no\n');
-    gitSync(dir, ['add', 'forbidden.txt']);
-    const blocked = await gitRun(dir, ['commit', '-q', '-m', 'forbidden'], testEnv());
-    assert.equal(blocked.code, 1);
-    assert.match(blocked.stderr, /^BLOCKED pro-never-commit-forbidden-txt \[critical\] Never commit forbidden\.txt$/m);
-    assert.equal(gitSync(dir, ['rev-parse', 'HEAD']), head);
-  });
+  // The three installs share nothing but the release and its tarball, made above: they run at once.
+  describe('into a consumer repository', { concurrency: true }, () => {
+    it('a consumer installs the tarball with no build, no dev dependencies and no warning from lore, and lore guards its commits', async (t) => {
+      const dir = consumer(t);
+      const installed = await npmInstall(t, dir, join(base, `lore-knowledge-${VERSION}.tgz`));
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.deepEqual(lines(installed.stderr).filter((line) => !baseline.includes(line)), []);
+      assert.equal(installed.npmRuns, 1, 'npm ran a nested npm (a build or a dev install)');
+      assert.deepEqual(devOnlyPackages(dir), []);
+      const lore = (args: string[]) => run(join(dir, 'node_modules', '.bin', 'lore'), args, dir);
+      assert.deepEqual(await lore(['--version']), { code: 0, stdout: `${VERSION}\n`, stderr: '' });
+      assert.equal((await lore(['init'])).code, 0);
+      const added = await lore(['add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical']);
+      assert.deepEqual(added, { code: 0, stdout: 'added pro-never-commit-forbidden-txt (.knowledge/knowledge/prohibitions/pro-never-commit-forbidden-txt.yaml)\n', stderr: '' });
+      // The word vectors ship in the package: the query ranks by meaning too.
+      const queried = await lore(['query', 'keep a banned file out of the repository', '--json']);
+      assert.deepEqual([queried.code, (JSON.parse(queried.stdout) as { semantic: { model: string } }).semantic.model], [0, 'glove-6b-100d']);
+      // So does the vector kernel, whole: the installed copy scans with it, not with the JavaScript loop.
+      const scan = pathToFileURL(join(dir, 'node_modules', 'lore-knowledge', 'dist', 'knowledge', 'vector-scan.js')).href;
+      const kernel = await run(process.execPath, ['--input-type=module', '-e', `const { VectorRows } = await import(${JSON.stringify(scan)}); console.log(new VectorRows(1, 4).kernel);`], dir);
+      assert.deepEqual(kernel, { code: 0, stdout: 'true\n', stderr: '' });
+      // Its exact output belongs to the hook-manager tests; the blocked commit below is the proof.
+      assert.equal((await lore(['hook', 'install'])).code, 0);
+      gitSync(dir, ['add', '-A']);
+      assert.equal((await gitRun(dir, ['commit', '-q', '-m', 'lore'], testEnv())).code, 0);
+      const head = gitSync(dir, ['rev-parse', 'HEAD']);
+      writeFileSync(join(dir, 'forbidden.txt'), 'no\n');
+      gitSync(dir, ['add', 'forbidden.txt']);
+      const blocked = await gitRun(dir, ['commit', '-q', '-m', 'forbidden'], testEnv());
+      assert.equal(blocked.code, 1);
+      assert.match(blocked.stderr, /^BLOCKED pro-never-commit-forbidden-txt \[critical\] Never commit forbidden\.txt$/m);
+      assert.equal(gitSync(dir, ['rev-parse', 'HEAD']), head);
+    });
 
-  it('a consumer installs a release tag from git with no build, no dev dependencies and no warning from lore', async (t) => {
-    const dir = consumer(t);
-    const installed = await npmInstall(t, dir, `git+file://${clone}#${TAG}`);
-    assert.equal(installed.code, 0, installed.stderr);
-    assert.deepEqual(lines(installed.stderr).filter((line) => !baseline.includes(line)), []);
-    assert.doesNotMatch(installed.stdout, /husky|lore|tsc/);
-    assert.equal(installed.npmRuns, 1, 'npm ran a nested npm (a build or a dev install)');
-    assert.deepEqual(devOnlyPackages(dir), []);
-    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).devDependencies, { 'lore-knowledge': `git+file://${clone}#${TAG}` });
-    assert.deepEqual(await run(join(dir, 'node_modules', '.bin', 'lore'), ['--version'], dir), { code: 0, stdout: `${VERSION}\n`, stderr: '' });
-    assert.equal((await run(join(dir, 'node_modules', '.bin', 'lore'), ['init'], dir)).code, 0);
-  });
+    it('a consumer installs a release tag from git with no build, no dev dependencies and no warning from lore', async (t) => {
+      const dir = consumer(t);
+      const installed = await npmInstall(t, dir, `git+file://${clone}#${TAG}`);
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.deepEqual(lines(installed.stderr).filter((line) => !baseline.includes(line)), []);
+      assert.doesNotMatch(installed.stdout, /husky|lore|tsc/);
+      assert.equal(installed.npmRuns, 1, 'npm ran a nested npm (a build or a dev install)');
+      assert.deepEqual(devOnlyPackages(dir), []);
+      assert.deepEqual(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).devDependencies, { 'lore-knowledge': `git+file://${clone}#${TAG}` });
+      assert.deepEqual(await run(join(dir, 'node_modules', '.bin', 'lore'), ['--version'], dir), { code: 0, stdout: `${VERSION}\n`, stderr: '' });
+      assert.equal((await run(join(dir, 'node_modules', '.bin', 'lore'), ['init'], dir)).code, 0);
+    });
 
-  it('the pre-commit framework installs the hook from a release tag; it blocks a forbidden commit and passes a harmless one', async (t) => {
-    requirePreCommit();
-    const dir = consumer(t);
-    const env = npmEnv({ PRE_COMMIT_HOME: tempDir(t, 'lore-pre-commit-home-') });
-    execFileSync(process.execPath, [LORE_BIN, 'init'], { cwd: dir, env, stdio: 'ignore' });
-    execFileSync(process.execPath, [LORE_BIN, 'add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical'], { cwd: dir, env, stdio: 'ignore' });
-    writeFileSync(join(dir, '.pre-commit-config.yaml'), `repos:\n  - repo: ${clone}\n    rev: ${TAG}\n    hooks:\n      - id: lore\n`);
-    gitSync(dir, ['add', '-A']);
-    gitSync(dir, ['commit', '-q', '-m', 'lore']);
-    assert.deepEqual(await run('pre-commit', ['install'], dir, env), { code: 0, stdout: 'pre-commit installed at .git/hooks/pre-commit\n', stderr: '' });
-    const head = gitSync(dir, ['rev-parse', 'HEAD']);
-    writeFileSync(join(dir, 'forbidden.txt'), 'no\n');
-    gitSync(dir, ['add', 'forbidden.txt']);
-    const blocked = await gitRun(dir, ['commit', '-q', '-m', 'forbidden'], env);
-    assert.equal(blocked.code, 1, blocked.stdout + blocked.stderr);
-    assert.match(blocked.stdout + blocked.stderr, /^lore commit guard\.+Failed$/m);
-    assert.match(blocked.stdout + blocked.stderr, /^BLOCKED pro-never-commit-forbidden-txt \[critical\] Never commit forbidden\.txt$/m);
-    assert.equal(gitSync(dir, ['rev-parse', 'HEAD']), head);
-    gitSync(dir, ['rm', '-q', '--cached', 'forbidden.txt']);
-    writeFileSync(join(dir, 'notes.txt'), 'fine\n');
-    gitSync(dir, ['add', 'notes.txt']);
-    const passed = await gitRun(dir, ['commit', '-q', '-m', 'notes'], env);
-    assert.equal(passed.code, 0, passed.stdout + passed.stderr);
-    assert.match(passed.stdout + passed.stderr, /^lore commit guard\.+Passed$/m);
+    it('the pre-commit framework installs the hook from a release tag; it blocks a forbidden commit and passes a harmless one', async (t) => {
+      requirePreCommit();
+      const dir = consumer(t);
+      const env = npmEnv({ PRE_COMMIT_HOME: tempDir(t, 'lore-pre-commit-home-') });
+      execFileSync(process.execPath, [LORE_BIN, 'init'], { cwd: dir, env, stdio: 'ignore' });
+      execFileSync(process.execPath, [LORE_BIN, 'add', 'prohibition', '--title', 'Never commit forbidden.txt', '--description', 'A test rule.', '--glob', '**/forbidden.txt', '--priority', 'critical'], { cwd: dir, env, stdio: 'ignore' });
+      writeFileSync(join(dir, '.pre-commit-config.yaml'), `repos:\n  - repo: ${clone}\n    rev: ${TAG}\n    hooks:\n      - id: lore\n`);
+      gitSync(dir, ['add', '-A']);
+      gitSync(dir, ['commit', '-q', '-m', 'lore']);
+      assert.deepEqual(await run('pre-commit', ['install'], dir, env), { code: 0, stdout: 'pre-commit installed at .git/hooks/pre-commit\n', stderr: '' });
+      const head = gitSync(dir, ['rev-parse', 'HEAD']);
+      writeFileSync(join(dir, 'forbidden.txt'), 'no\n');
+      gitSync(dir, ['add', 'forbidden.txt']);
+      const blocked = await gitRun(dir, ['commit', '-q', '-m', 'forbidden'], env);
+      assert.equal(blocked.code, 1, blocked.stdout + blocked.stderr);
+      assert.match(blocked.stdout + blocked.stderr, /^lore commit guard\.+Failed$/m);
+      assert.match(blocked.stdout + blocked.stderr, /^BLOCKED pro-never-commit-forbidden-txt \[critical\] Never commit forbidden\.txt$/m);
+      assert.equal(gitSync(dir, ['rev-parse', 'HEAD']), head);
+      gitSync(dir, ['rm', '-q', '--cached', 'forbidden.txt']);
+      writeFileSync(join(dir, 'notes.txt'), 'fine\n');
+      gitSync(dir, ['add', 'notes.txt']);
+      const passed = await gitRun(dir, ['commit', '-q', '-m', 'notes'], env);
+      assert.equal(passed.code, 0, passed.stdout + passed.stderr);
+      assert.match(passed.stdout + passed.stderr, /^lore commit guard\.+Passed$/m);
+    });
   });
 });
 
