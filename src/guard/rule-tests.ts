@@ -37,8 +37,12 @@ function named(field: 'patterns' | 'globs' | 'content' | 'keywords', list: reado
   return `${field}[${list?.indexOf(text) ?? -1}]${text.length <= 60 ? ` (${text})` : ''}`;
 }
 
-/** What matched an input (`globs[0] (**\/.env)`, `keywords[1] (commit env)`), or undefined: as the hook sees a change holding it, or check-plan a plan. */
-export function matchOf(rule: TestedRule, input: RuleTestInput): string | undefined {
+/**
+ * What matched an input (`globs[0] (**\/.env)`, `keywords[1] (commit env)`), or undefined: as the
+ * hook sees a change holding it, or check-plan a plan. `compiled` is the rule's matchers
+ * (compileRules of the rule alone), made once for all of its tests.
+ */
+function matchOf(rule: TestedRule, compiled: ReturnType<typeof compileRules>, input: RuleTestInput): string | undefined {
   const { entry } = rule;
   if (input.plan !== undefined) {
     const keyword = keywordMatches(entry, keywordsIn(input.plan, entry.keywords))[0]?.keyword;
@@ -46,7 +50,7 @@ export function matchOf(rule: TestedRule, input: RuleTestInput): string | undefi
   }
   const path = input.path ?? DEFAULT_LINE_PATH;
   const added = input.line === undefined ? [] : [{ line: 1, text: input.line }];
-  const { findings } = scan([{ files: [{ path, status: 'added', added }] }], compileRules([{ entry, origin: 'committed', file: rule.file }]));
+  const { findings } = scan([{ files: [{ path, status: 'added', added }] }], compiled);
   const found = findings[0];
   if (found === undefined) return undefined;
   if (found.kind === 'content') return named('content', entry.content, found.matcher);
@@ -67,10 +71,12 @@ export function runRuleTests(rules: readonly TestedRule[]): RuleTestReport {
     const { tests } = rule.entry;
     if (tests === undefined) continue;
     report.rules++;
+    // Compiled once per rule: its automata and regexes serve every test (a scan leaves no state behind).
+    const compiled = compileRules([{ entry: rule.entry, origin: 'committed', file: rule.file }]);
     for (const side of ['match', 'noMatch'] as const) {
       for (const [index, input] of (tests[side] ?? []).entries()) {
         report.tests++;
-        const matched = matchOf(rule, input);
+        const matched = matchOf(rule, compiled, input);
         if ((matched !== undefined) === (side === 'match')) continue;
         const field = `tests.${side}[${index}]`;
         const what = side === 'match' ? `must match ${describeInput(input)}, but nothing matched` : `must not match ${describeInput(input)}, but ${matched} matched it`;
