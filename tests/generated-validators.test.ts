@@ -1,5 +1,5 @@
-// The validators `npm run build` generates for the record schemas and the operations' inputs
-// (dist/schema/generated/) must say exactly what ajv says at run time, and a CLI command must use
+// The validators `npm run build` generates for the record schemas and the operations' inputs and
+// outputs (dist/schema/generated/) must say exactly what ajv says at run time, and a CLI command must use
 // one only while the schema files it was made from are unchanged.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -26,8 +26,8 @@ interface Generated {
   create(formats: typeof FORMATS): ValidateFunction;
 }
 
-/** Every schema file with a generated validator: the record schemas and the operations' inputs. */
-const FILES = [...SCHEMA_NAMES.map(schemaFileName), ...OPS.map((op) => opSchemaPath(op.name, 'input'))];
+/** Every schema file with a generated validator: the record schemas and the operations' inputs and outputs. */
+const FILES = [...SCHEMA_NAMES.map(schemaFileName), ...OPS.flatMap((op) => [opSchemaPath(op.name, 'input'), opSchemaPath(op.name, 'output')])];
 
 function generated(path: string): Generated {
   return createRequire(import.meta.url)(join(PACKAGE, 'dist/schema', generatedValidatorPath(path))) as Generated;
@@ -111,8 +111,8 @@ async function packageCopy(t: TestContext): Promise<{ pkg: string; query: () => 
   return { pkg, query };
 }
 
-describe('generated validators of the operations\' inputs', () => {
-  it('exist for every record schema and operation input, and name the ajv and the schema files they were made from, as they are now', () => {
+describe('generated schema validators', () => {
+  it('exist for every record schema and operation input and output, and name the ajv and the schema files they were made from, as they are now', () => {
     for (const path of FILES) {
       assert.equal(generated(path).generator, generatorKey(), path);
       assert.deepEqual(generated(path).sources, Object.fromEntries(schemaFilesOf(path).map((file) => [file, schemaFileHash(file)])), path);
