@@ -8,7 +8,7 @@ export { compileGlob, type SafeGlob } from './match/glob.js';
 export { appendRecords, appendVersions, MAX_LINE_BYTES, readLog, readLogText, replayLog, replayLogText, rewriteLog, withLog, type LogLine, type ReplayResult } from './log/ndjson.js';
 export { stampAfter, type VersionRule } from './log/versions.js';
 export { KINDS, RECORD_KINDS, type RecordKindName } from './store/layout.js';
-export { DEFAULT_CONFIG, FORMAT_VERSION } from './store/config.js';
+export { DEFAULT_CONFIG, FORMAT_VERSION } from './store/config-defaults.js';
 export { findStoreRoot } from './store/locate.js';
 export { openStore, loadConfig, type Store } from './store/open.js';
 export { readRecords, readRecord, type StoreRecord, type ReadResult } from './store/read.js';

@@ -1,19 +1,19 @@
 // `lore init`: scaffolds `.knowledge/` in a repository. Creates what is missing, never
 // overwrites what exists, and reports that nothing changed when run again.
 import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { gitTopLevel } from '../git/exec.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkVersion, configTemplate } from '../store/config.js';
-import { slugify } from '../store/ids.js';
 import { displayPath, KNOWLEDGE_DIR, knowledgeDir, SCHEMA_COPY_DIR } from '../store/layout.js';
 import { ensureLines, STORE_IGNORES } from '../store/leftovers.js';
 import { parseText } from '../store/parse.js';
 import { withWriteLock } from '../store/transaction.js';
 import { addPack, STARTER_PACK } from './packs.js';
+import { projectIdFor } from './sources.js';
 import { seedDefaults, type SeedItem } from './seed.js';
 
 export interface InitOptions {
@@ -33,11 +33,6 @@ export interface InitResult {
   updated: string[];
   /** The default records and the starter pack's, each added, kept or skipped. */
   seeded: SeedItem[];
-}
-
-/** The repository's name as a project id: "My Repo" → "my-repo". */
-export function projectIdFor(root: string): string {
-  return slugify(basename(root)) || 'project';
 }
 
 /** Scaffolds (or completes) `.knowledge/`. */

@@ -1,15 +1,20 @@
 // What every resolver shares: where a value came from (store, override file, built-in fallback),
 // the fallback tables, the project an operation is for, and strict reading of store records:
 // an invalid record is an error that names its file and line, never a silent fallback.
+import { basename } from 'node:path';
 import { UsageError, ValidationError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
-import { assertValidId } from '../store/ids.js';
+import { assertValidId, slugify } from '../store/ids.js';
 import type { Store } from '../store/open.js';
 import { readRecord, readRecords, type StoreRecord } from '../store/read.js';
 import type { RecordKindName } from '../store/layout.js';
 import type { GateProfile, ImplementationMode, ProjectOverrides, RoleConstraints, TaskType } from '../types.js';
 import { DEFAULT_GATES, DEFAULT_MODES, DEFAULT_ROLES } from './defaults.js';
-import { projectIdFor } from './init.js';
+
+/** The repository's name as a project id: "My Repo" → "my-repo". */
+export function projectIdFor(root: string): string {
+  return slugify(basename(root)) || 'project';
+}
 
 /** Where a resolved value came from. */
 export type ValueSource = 'store' | 'override' | 'fallback';

@@ -4,9 +4,8 @@
 import { ValidationError, type Problem } from '../errors.js';
 import { readRecordsCached } from '../indexer/record-cache.js';
 import { checkAcrossRecords } from '../store/check.js';
-import { DEFAULT_LIMITS } from '../store/config.js';
+import { DEFAULT_LIMITS } from '../store/config-defaults.js';
 import { readRecords, type StoreRecord } from '../store/read.js';
-import { deleteRecord, writeRecord } from '../store/write.js';
 import type { Entity, GraphEntityRecord, LimitsConfig, Relationship } from '../types.js';
 import type { LoadedGraph } from './memory-file.js';
 import { ContextGraph, type GraphOptions } from './model.js';
@@ -67,6 +66,8 @@ export async function loadStoreGraph(root: string, options: StoreGraphOptions = 
 export async function saveStoreGraph(root: string, graph: ContextGraph, onProgress?: (done: number, total: number, what: string) => void): Promise<SavedFile[]> {
   const saved: SavedFile[] = [];
   const pending = graph.pendingChanges();
+  // The writer (and its YAML library) only when something is saved: reading the graph never loads it.
+  const { deleteRecord, writeRecord } = await import('../store/write.js');
   for (const [k, name] of pending.entries()) {
     onProgress?.(k + 1, pending.length, 'writing entity files');
     const entity = graph.findEntityByName(name);

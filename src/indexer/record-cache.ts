@@ -13,7 +13,7 @@ import { writeCache } from '../fs/cache-writes.js';
 import { readTextIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import { RACY_MS, StampBuilder, type FilesLook } from './file-stamps.js';
-import { DEFAULT_LIMITS } from '../store/config.js';
+import { DEFAULT_LIMITS } from '../store/config-defaults.js';
 import { CACHE_DIR, displayPath, knowledgeDir, type RecordKindName } from '../store/layout.js';
 import { readCapped } from '../fs/read-text.js';
 import { listRecordFilesOrProblem, readProblem, tooLarge } from '../store/record-files.js';

@@ -6,7 +6,7 @@ import { isErrno, type Problem } from '../errors.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { LimitsConfig } from '../types.js';
-import { DEFAULT_LIMITS } from './config.js';
+import { DEFAULT_LIMITS } from './config-defaults.js';
 import { displayPath, KINDS, knowledgeDir, RECORD_KINDS, type RecordKindName } from './layout.js';
 import { readCapped } from '../fs/read-text.js';
 import { listRecordFilesOrProblem, readProblem, RECORD_EXTENSIONS, tooLarge } from './record-files.js';

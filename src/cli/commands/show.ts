@@ -1,5 +1,4 @@
 import type { RecordOutput } from '../../ops/store/_records.js';
-import { renderRecord } from '../../store/write.js';
 import { defineOpCommand } from '../command.js';
 import { usageText } from '../_knowledge.js';
 
@@ -16,7 +15,9 @@ export const command = defineOpCommand<RecordOutput | RecordOutput[]>({
   op: 'record.show',
   daemon: true,
   input: (ctx) => ({ id: ctx.args[0]!, ...(ctx.string('kind') === undefined ? {} : { kind: ctx.string('kind') }) }),
-  print(output, ctx) {
+  async print(output, ctx) {
+    // The YAML writer only for text: `--json` never loads it.
+    const { renderRecord } = await import('../../store/write.js');
     for (const record of Array.isArray(output) ? output : [output]) {
       ctx.print(ctx.style.dim(`# ${record.file}`));
       ctx.print(renderRecord(record.kind, record.value).replace(/^# yaml-language-server:.*\n/, '').trimEnd());
