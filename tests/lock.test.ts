@@ -2,7 +2,7 @@
 // first polls the lock file), and taking a lock the same flow of calls already holds is refused at
 // once instead of waiting for itself; breaking a stale lock never touches the lock of a live holder.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -38,6 +38,23 @@ describe('withLock within one process', () => {
     const other = join(tempDir(t), 'other.ndjson');
     const nested = await withLock(target, () => withLock(other, () => withLock(target, async () => 'never').catch((error: Error) => error.message)));
     assert.equal(nested, `lore: ${target}.lock is already held by this call: a lock is not re-entrant`);
+  });
+});
+
+describe('waiting for a lock file', () => {
+  it('takes it once it is released, saying when it took it, not when it began to wait, and leaves no file of its own', async (t) => {
+    // Held by a process on another host: this waiter cannot check it, and waits (staleMs is long).
+    const target = join(tempDir(t), 'log.ndjson');
+    const other = { pid: 1, host: `not-${hostname()}`, nonce: 'cccccccccccccccc', time: new Date().toISOString() };
+    writeFileSync(`${target}.lock`, JSON.stringify(other));
+    let released = 0;
+    setTimeout(() => {
+      released = Date.now();
+      rmSync(`${target}.lock`);
+    }, 1500);
+    const seen = await withLock(target, async () => ({ holder: JSON.parse(readFileSync(`${target}.lock`, 'utf8')) as { pid: number; time: string }, files: readdirSync(dirname(target)) }));
+    assert.ok(released > 0 && Date.parse(seen.holder.time) >= released, `taken at ${seen.holder.time}, released at ${new Date(released).toISOString()}`);
+    assert.deepEqual([seen.holder.pid, seen.files, readdirSync(dirname(target))], [process.pid, ['log.ndjson.lock'], []]);
   });
 });
 
