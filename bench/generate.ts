@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedDefaults } from '../dist/entities/seed.js';
-import { configTemplate } from '../dist/store/config.js';
+import { configTemplate } from '../dist/store/config-template.js';
 import { KINDS } from '../dist/store/layout.js';
 import { renderRecord } from '../dist/store/write.js';
 

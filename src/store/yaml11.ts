@@ -14,6 +14,12 @@ import { isDeepStrictEqual } from 'node:util';
 const PLAIN_WORDS = /^[A-Za-z][\w .,'()/-]*$/;
 const YAML11_WORD = /^\s*(?:y|n|yes|no|true|false|on|off|null|e[-+]?\d+)\s*$/i;
 const LETTER_FIRST = /^[A-Za-z]/;
+/**
+ * A decimal number both versions read as the same number: no sign but minus, no leading zero
+ * (0755 is octal to 1.1), no `_`, `:` or exponent; not -0 (1.1 reads 0). `version: 1` skips the
+ * parser (loading it is about 45 ms of a command).
+ */
+const SAME_NUMBER = /^(?:0|-?[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
 
 /** What a YAML 1.1 reader makes of this plain scalar text, or undefined when surely the same string. */
 function yaml11Value(text: string): { value: unknown } | undefined {
@@ -39,6 +45,7 @@ export function readDifferentlyByYaml11(source: string, value: unknown): boolean
   // a letter as a string but for the words: globs, patterns and `Name <email>` skip the parser. A
   // key like `a:` (from `a:: b`) is left to it: read alone, it is a mapping, and warned about.
   if (LETTER_FIRST.test(source) && !YAML11_WORD.test(source) && !source.endsWith(':')) return false;
+  if (typeof value === 'number' && SAME_NUMBER.test(source)) return Number(source) !== value;
   const read = yaml11Value(source);
   if (read === undefined) return false;
   // Dates compare by type: a 1.1 reader's Date is never lore's string.
