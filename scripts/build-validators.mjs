@@ -3,9 +3,9 @@
 // (standalone code) with the options and formats lore runs ajv with. A CLI command then checks a
 // record or an input without loading ajv or compiling a schema (40-50 ms); the outputs' are for
 // the tests (LORE_CHECK_OUTPUT=1: about 130 ms of every command they run) and are left out of the
-// package (package.json's files), where ajv checks an output when asked. Each module names the ajv that made it (version, options) and the schema files it was
-// made from with their hashes; src/schema/validate.ts uses it only while all of them are the same,
-// and ajv otherwise.
+// package (package.json's files), where ajv checks an output when asked. Each module names the ajv
+// that made it (version, options) and the schema files it was made from with their hashes;
+// src/schema/validate.ts uses it only while all of them are the same, and ajv otherwise.
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';

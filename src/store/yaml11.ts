@@ -16,8 +16,8 @@ const YAML11_WORD = /^\s*(?:y|n|yes|no|true|false|on|off|null|e[-+]?\d+)\s*$/i;
 const LETTER_FIRST = /^[A-Za-z]/;
 /**
  * A decimal number both versions read as the same number: no sign but minus, no leading zero
- * (0755 is octal to 1.1), no `_`, `:` or exponent; not -0 (1.1 reads 0). `version: 1` skips the
- * parser (loading it is about 45 ms of a command).
+ * (0755 is octal to 1.1), no `_`, `:` or exponent (-0 and -0.5 are left to the parser).
+ * `version: 1` skips the parser (loading it is about 45 ms of a command).
  */
 const SAME_NUMBER = /^(?:0|-?[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
 
