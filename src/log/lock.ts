@@ -2,7 +2,7 @@
 // who took it. A lock left by a dead process is broken, carefully, so that two waiters breaking it
 // at once cannot both end up holding it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -66,32 +66,78 @@ async function isStale(path: string, staleMs: number): Promise<Holder | 'unreada
 }
 
 /**
- * Moves a stale lock aside; if what was moved turns out to be a fresh lock, puts it back. Exported
- * for the tests.
+ * Breaks a stale lock; exported for the tests. 'busy' when another process is breaking it.
  *
- * The holder is read again first: a holder that released the lock and exited between the waiter's
- * read and its liveness check looks dead, and the lock now in place is the next holder's. Moving
- * that one aside and back would leave the path empty for an instant, in which a third waiter could
- * take the lock while the second still holds it: two writers at once, and a lost write.
+ * Only one process breaks a given holder's lock: the one that links `<lock>.break-<nonce>` into
+ * place (a claim, holding who made it). Waiters that saw the same dead holder and moved the lock
+ * aside at once could otherwise move aside the lock a third one had just taken, and while that one
+ * was put back a fourth could take the empty path: two holders at once. A claim whose maker is
+ * gone (killed while breaking) is claimed in turn, one level down (`<claim>-<its nonce>`). With
+ * the claim, the holder is read again (one that released the lock and exited between the waiter's
+ * read and its liveness check looks dead, and the lock now in place is the next holder's), then the
+ * lock is moved aside and checked once more: a holder on another host, judged stale by age, may
+ * still release it in between, and then what was moved is put back.
  */
-export async function breakLock(path: string, stale: Holder | 'unreadable-stale'): Promise<'broken' | 'changed'> {
-  if (stale !== 'unreadable-stale' && (await readHolder(path))?.nonce !== stale.nonce) return 'changed';
-  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+export async function breakLock(path: string, stale: Holder | 'unreadable-stale', staleMs = 30_000): Promise<'broken' | 'changed' | 'busy'> {
+  let key: string;
   try {
-    await rename(path, aside);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return 'changed';
-    throw error;
+    key = stale === 'unreadable-stale' ? `i${(await stat(path)).ino}` : stale.nonce;
+  } catch {
+    return 'changed';
   }
-  const moved = await readHolder(aside);
-  let result: 'broken' | 'changed' = 'broken';
-  if (stale !== 'unreadable-stale' && moved !== undefined && moved.nonce !== stale.nonce) {
-    // Another waiter broke the stale lock and took a new one in between: restore it.
-    await link(aside, path).catch(() => undefined);
-    result = 'changed';
+  if (!/^[0-9a-z]{1,32}$/.test(key)) key = createHash('sha1').update(key).digest('hex').slice(0, 16);
+  const claims = await claim(`${path}.break-${key}`, staleMs);
+  if (claims === undefined) return 'busy';
+  try {
+    if (stale !== 'unreadable-stale' && (await readHolder(path))?.nonce !== stale.nonce) return 'changed';
+    const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return 'changed';
+      throw error;
+    }
+    const moved = await readHolder(aside);
+    let result: 'broken' | 'changed' = 'broken';
+    if (stale !== 'unreadable-stale' && moved !== undefined && moved.nonce !== stale.nonce) {
+      await link(aside, path).catch(() => undefined);
+      result = 'changed';
+    }
+    await unlink(aside).catch(() => undefined);
+    return result;
+  } finally {
+    // The deepest first: a claim left by a killed breaker goes too, once its lock is dealt with.
+    for (const name of claims.reverse()) await unlink(name).catch(() => undefined);
   }
-  await unlink(aside).catch(() => undefined);
-  return result;
+}
+
+/**
+ * Takes the claim `name` (linked from a file written whole, so a claim is never seen empty), or
+ * the one below it when its maker is gone; the names taken and passed through, or undefined when
+ * a live process holds the claim.
+ */
+async function claim(name: string, staleMs: number): Promise<string[] | undefined> {
+  const mine: Holder = { ...thisProcess(), nonce: randomBytes(8).toString('hex'), time: new Date().toISOString() };
+  const temp = join(dirname(name), `.lock-${mine.nonce}.tmp`);
+  await writeFile(temp, JSON.stringify(mine));
+  try {
+    const chain: string[] = [];
+    for (let level = name; chain.length < 8; ) {
+      try {
+        await link(temp, level);
+        return [...chain, level];
+      } catch (error) {
+        if (!isErrno(error, 'EEXIST')) throw error;
+      }
+      const maker = await isStale(level, staleMs);
+      if (maker === undefined) return undefined;
+      chain.push(level);
+      level = `${level}-${maker === 'unreadable-stale' ? 'x' : maker.nonce.replace(/[^0-9a-z]/g, '').slice(0, 32)}`;
+    }
+    return undefined;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
 }
 
 /**
@@ -155,15 +201,16 @@ async function withLockFile<T>(path: string, fn: () => Promise<T>, options: Lock
           await link(temp, path);
           break;
         } catch (error) {
-          if (!isErrno(error, 'EEXIST')) throw error;
+          // Our file was removed while we waited (a sweep of temp files): written again next time.
+          if (isErrno(error, 'ENOENT')) written = -Infinity;
+          else if (!isErrno(error, 'EEXIST')) throw error;
         }
       }
       if (Date.now() - checked >= 25) {
         checked = Date.now();
         const stale = await isStale(path, staleMs);
         if (stale !== undefined) {
-          await breakLock(path, stale);
-          continue;
+          if ((await breakLock(path, stale, staleMs)) !== 'busy') continue;
         }
       }
       if (Date.now() - started > timeoutMs) {
