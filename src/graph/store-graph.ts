@@ -66,7 +66,7 @@ export async function loadStoreGraph(root: string, options: StoreGraphOptions = 
 export async function saveStoreGraph(root: string, graph: ContextGraph, onProgress?: (done: number, total: number, what: string) => void): Promise<SavedFile[]> {
   const saved: SavedFile[] = [];
   const pending = graph.pendingChanges();
-  // The writer (and its YAML library) only when something is saved: reading the graph never loads it.
+  // The writer (and its YAML library) is loaded here, on saving: reading the graph never loads it.
   const { deleteRecord, writeRecord } = await import('../store/write.js');
   for (const [k, name] of pending.entries()) {
     onProgress?.(k + 1, pending.length, 'writing entity files');
