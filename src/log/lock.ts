@@ -65,6 +65,9 @@ async function isStale(path: string, staleMs: number): Promise<Holder | 'unreada
   }
 }
 
+/** The name of a claim to break a stale lock (`<lock>.break-<nonce>[-<nonce>...]`, see breakLock). */
+export const BREAK_CLAIM = /\.lock\.break-[0-9a-z-]+$/;
+
 /**
  * Breaks a stale lock; exported for the tests. 'busy' when another process is breaking it.
  *

@@ -5,6 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno } from '../errors.js';
+import { BREAK_CLAIM } from '../log/lock.js';
 import { isRunning } from '../log/process.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
@@ -17,7 +18,7 @@ export const STORE_IGNORES = ['.cache/', '*.tmp', '*.stale', WRITE_LOCK, '*.ndjs
 
 /** Whether a file name is one lore makes for a moment (temp, lock, journal): never "unknown", reported as a leftover when its owner is gone. */
 export function isTransient(name: string): boolean {
-  return name === WRITE_LOCK || name === JOURNAL || name.endsWith('.tmp') || name.endsWith('.stale') || name.endsWith('.ndjson.lock') || /\.lock\.break-[0-9a-z-]+$/.test(name);
+  return name === WRITE_LOCK || name === JOURNAL || name.endsWith('.tmp') || name.endsWith('.stale') || name.endsWith('.ndjson.lock') || BREAK_CLAIM.test(name);
 }
 
 /** The lines of `lines` that `text` (a .gitignore, .gitattributes) does not hold. */
@@ -65,7 +66,7 @@ async function leftoverReason(path: string, name: string, journal: boolean): Pro
   const temp = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
   if (temp !== null) return isRunning({ pid: Number(temp[1]) }) === true ? undefined : `a temp file of a write by process ${temp[1]}, which is gone`;
   // A lock, a waiter's holder file, or a claim to break a stale lock (log/lock.ts).
-  if (/^\.lock-[0-9a-f]+\.tmp$/.test(name) || name === WRITE_LOCK || name.endsWith('.ndjson.lock') || /\.lock\.break-[0-9a-z-]+$/.test(name)) {
+  if (/^\.lock-[0-9a-f]+\.tmp$/.test(name) || name === WRITE_LOCK || name.endsWith('.ndjson.lock') || BREAK_CLAIM.test(name)) {
     const holder = await holderOf(path);
     // Being written this very moment, not lore's, or held on another host (whose processes lore cannot see).
     if (holder === undefined || isRunning(holder) !== false) return undefined;
