@@ -28,15 +28,20 @@ describe('crash leftovers', () => {
     writeFileSync(k(`knowledge/prohibitions/.pro-y.yaml.${process.pid}.0a1b2c3d.tmp`), 'a write under way');
     writeFileSync(k('log/applications.ndjson.lock'), JSON.stringify({ pid: dead, host: hostname(), nonce: 'n', time: '2026-01-01T00:00:00.000Z' }));
     writeFileSync(k('.write.lock.0a1b2c3d4e5f.stale'), '{}');
+    // A waiter's holder file (linked to the lock once it is free) and a breaker's claim, both of killed processes.
+    writeFileSync(k('log/.lock-0a1b2c3d4e5f6a7b.tmp'), JSON.stringify({ pid: dead, host: hostname(), nonce: '0a1b2c3d4e5f6a7b', time: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(k('log/applications.ndjson.lock.break-n'), JSON.stringify({ pid: dead, host: hostname(), nonce: 'c', time: '2026-01-01T00:00:00.000Z' }));
     const expected = [
       `.knowledge/.write.lock.0a1b2c3d4e5f.stale: left over from a crash: a lock moved aside while it was being broken`,
       `.knowledge/knowledge/prohibitions/.pro-x.yaml.${dead}.0a1b2c3d.tmp: left over from a crash: a temp file of a write by process ${dead}, which is gone`,
+      `.knowledge/log/.lock-0a1b2c3d4e5f6a7b.tmp: left over from a crash: a lock being taken by process ${dead}, which is gone`,
       `.knowledge/log/applications.ndjson.lock: left over from a crash: a lock held by process ${dead}, which is gone`,
+      `.knowledge/log/applications.ndjson.lock.break-n: left over from a crash: a claim to break a stale lock, made by process ${dead}, which is gone`,
     ];
     assert.deepEqual(await lore(['doctor'], { cwd: root }), { code: 1, stdout: `${expected.join('\n')}\nlore doctor --fix deals with them\n`, stderr: '' });
     const validate = await lore(['validate'], { cwd: root });
     assert.equal(validate.code, 0);
-    assert.equal(validate.stdout, `${expected.map((line) => line.replace(': left over', ': warning: left over').concat(' (lore doctor --fix)')).join('\n')}\nchecked 1 record file and 0 logs: 0 errors, 3 warnings\n`);
+    assert.equal(validate.stdout, `${expected.map((line) => line.replace(': left over', ': warning: left over').concat(' (lore doctor --fix)')).join('\n')}\nchecked 1 record file and 0 logs: 0 errors, 5 warnings\n`);
     const fix = await lore(['doctor', '--fix'], { cwd: root });
     assert.deepEqual(fix, { code: 0, stdout: `${expected.map((line) => line.replace(': left over from a crash: ', ': removed: ')).join('\n')}\n`, stderr: '' });
     assert.equal(existsSync(k(`knowledge/prohibitions/.pro-y.yaml.${process.pid}.0a1b2c3d.tmp`)), true, 'a live process\'s temp file was removed');

@@ -70,6 +70,8 @@ async function leftoverReason(path: string, name: string, journal: boolean): Pro
     const holder = await holderOf(path);
     // Being written this very moment, not lore's, or held on another host (whose processes lore cannot see).
     if (holder === undefined || isRunning(holder) !== false) return undefined;
+    if (BREAK_CLAIM.test(name)) return `a claim to break a stale lock, made by process ${holder.pid}, which is gone`;
+    if (name.endsWith('.tmp')) return `a lock being taken by process ${holder.pid}, which is gone`;
     return `a lock held by process ${holder.pid}, which is gone`;
   }
   return undefined;
