@@ -14,6 +14,8 @@ const argValue = (name: string, fallback: number): number => {
 };
 export const ENTRIES = argValue('--entries', 10_000);
 export const RUNS = argValue('--runs', 5);
+/** The prohibitions of the peers section's second fixture (the target is for 3,000). */
+export const PROHIBITIONS = argValue('--prohibitions', 3000);
 
 export interface Row { name: string; median: string; p95: string; memory: string; target: string }
 export const rows: Row[] = [];

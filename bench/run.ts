@@ -1,5 +1,6 @@
 // `npm run bench`: figures (median, p95, peak memory) against DESIGN.md §5's targets.
-// It never fails on a timing: this machine is shared and noisy. Options: --entries N --runs N --only a,b.
+// It never fails on a timing: this machine is shared and noisy. Options: --entries N --runs N --only a,b,
+// --prohibitions N (the peers section's guarded commit; 3,000 by default).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

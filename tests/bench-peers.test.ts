@@ -1,5 +1,5 @@
 // `npm run bench -- --only peers`: lore and pre-commit on the same blocked commit, the guarded commit on
-// 3,000 prohibitions, and the skip when pre-commit is missing. Figures vary; the rows and checks do not.
+// many prohibitions (300 here, --prohibitions), and the skip when pre-commit is missing. Figures vary; the rows and checks do not.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
@@ -11,25 +11,25 @@ import { tempDir, testEnv } from './helpers/temp.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
 
-/** Runs the peers section with 2 runs; returns the exit code, stderr and the table's rows as cells. */
+/** Runs the peers section with 2 runs and 300 prohibitions (the label follows the count); returns the exit code, stderr and the table's rows as cells. */
 function bench(env: NodeJS.ProcessEnv): { code: number; stderr: string; rows: string[][] } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'peers', '--entries', '10', '--runs', '2'], { cwd: ROOT, env, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'peers', '--entries', '10', '--runs', '2', '--prohibitions', '300'], { cwd: ROOT, env, encoding: 'utf8' });
   const rows = result.stdout.split('\n').filter((line) => line.startsWith('| ')).slice(1).map((line) => line.slice(2, -2).split(' | ').map((cell) => cell.trim()));
   return { code: result.status ?? -1, stderr: result.stderr, rows };
 }
 
 const TIME = /^\d+(\.\d+)? (ms|s)$/;
 const GUARDED = [
-  '3,000 prohibitions: git commit of 300 files, no hook',
-  "3,000 prohibitions: node -e ''",
-  "3,000 prohibitions: node + the hook's git reads alone (no rules, no scan)",
-  '3,000 prohibitions: git commit of 300 files, lore hook (warm)',
-  '3,000 prohibitions: guarded ÷ (no hook + node), per pair / of medians',
-  "3,000 prohibitions: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians",
+  '300 prohibitions: git commit of 300 files, no hook',
+  "300 prohibitions: node -e ''",
+  "300 prohibitions: node + the hook's git reads alone (no rules, no scan)",
+  '300 prohibitions: git commit of 300 files, lore hook (warm)',
+  '300 prohibitions: guarded ÷ (no hook + node), per pair / of medians',
+  "300 prohibitions: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians",
 ];
 
 describe('the peers bench section', () => {
-  it('times lore and pre-commit blocking the same commit, then the guarded commit on 3,000 prohibitions', { skip: !hasPreCommit && 'pre-commit is not installed' }, (t) => {
+  it('times lore and pre-commit blocking the same commit, then the guarded commit on 300 prohibitions', { skip: !hasPreCommit && 'pre-commit is not installed' }, (t) => {
     const version = execFileSync('pre-commit', ['--version'], { encoding: 'utf8' }).trim();
     const { code, stderr, rows } = bench(testEnv({ TMPDIR: tempDir(t) }));
     assert.equal(code, 0, stderr);

@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEntry, commitAll, generateProhibitions, initStore, rng, writeEntry, writeSourceFiles } from '../generate.js';
-import { addFigure, addRow, exec, LORE, percentile, ROOT, RUNS, timed, type BenchContext } from '../harness.js';
+import { addFigure, addRow, exec, LORE, percentile, PROHIBITIONS, ROOT, RUNS, timed, type BenchContext } from '../harness.js';
 
 // The same regex for both tools: RE2 (lore) and Python's re (pygrep) read it alike.
 const AWS_KEY = String.raw`\bAKIA[0-9A-Z]{16}\b`;
@@ -115,23 +115,24 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
     addFigure(`peers: ${name} ÷ lore, median of ${RUNS} pairs / of medians`, `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≥ 2.5× faster than pre-commit's pygrep hook: ${paired >= 2.5 ? 'met' : '**missed**'}`);
   }
 
-  process.stderr.write('peers: a guarded commit on 3,000 prohibitions, 300 staged files...\n');
+  const many = `${PROHIBITIONS.toLocaleString('en-US')} prohibitions`;
+  process.stderr.write(`peers: a guarded commit on ${many}, 300 staged files...\n`);
   const store = join(dir, 'prohibitions');
-  await generateProhibitions(store, 3000);
+  await generateProhibitions(store, PROHIBITIONS);
   writeSourceFiles(store, 300, 100);
   await install(store);
   const gitFloor = (cwd: string) => () => timed(process.execPath, [join(ROOT, 'bench/hook-git-floor.mjs')], cwd).ms;
-  const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, env, false, [/^lore: passed: no match for 3000 prohibitions in 300 files/m]), gitFloor(store)];
+  const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, env, false, [new RegExp(`^lore: passed: no match for ${PROHIBITIONS} prohibitions in 300 files`, 'm')]), gitFloor(store)];
   steps.forEach((step) => step());
   const [bare, floor, guarded, reads] = interleave(steps, RUNS);
   const sum = bare!.map((x, i) => x + floor![i]!);
   const { paired, medians } = ratios(guarded!, sum);
   // The same ratio for a hook that reads what lore's reads and does nothing else: what is left to Node and git.
   const readsOnly = ratios(bare!.map((x, i) => x + reads![i]!), sum);
-  addRow('3,000 prohibitions: git commit of 300 files, no hook', bare!, undefined, 'floor');
-  addRow("3,000 prohibitions: node -e ''", floor!, undefined, 'floor');
-  addRow("3,000 prohibitions: node + the hook's git reads alone (no rules, no scan)", reads!, undefined, 'floor of a Node hook');
-  addRow('3,000 prohibitions: git commit of 300 files, lore hook (warm)', guarded!, undefined, 'figure');
-  addFigure('3,000 prohibitions: guarded ÷ (no hook + node), per pair / of medians', `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≤ 1.5× (no hook + node -e ''): ${paired <= 1.5 ? 'met' : '**missed**'}`);
-  addFigure("3,000 prohibitions: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians", `${readsOnly.paired.toFixed(2)}× / ${readsOnly.medians.toFixed(2)}×`, '', 'what reading alone costs against the same target');
+  addRow(`${many}: git commit of 300 files, no hook`, bare!, undefined, 'floor');
+  addRow(`${many}: node -e ''`, floor!, undefined, 'floor');
+  addRow(`${many}: node + the hook's git reads alone (no rules, no scan)`, reads!, undefined, 'floor of a Node hook');
+  addRow(`${many}: git commit of 300 files, lore hook (warm)`, guarded!, undefined, 'figure');
+  addFigure(`${many}: guarded ÷ (no hook + node), per pair / of medians`, `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≤ 1.5× (no hook + node -e ''): ${paired <= 1.5 ? 'met' : '**missed**'}`);
+  addFigure(`${many}: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians`, `${readsOnly.paired.toFixed(2)}× / ${readsOnly.medians.toFixed(2)}×`, '', 'what reading alone costs against the same target');
 }
