@@ -2,21 +2,21 @@
 // the knowledge index): a 4-byte header length, a JSON header (its sum first, then format, key and
 // what the cache adds), zeros up to 8 bytes, then the body, whose typed arrays start aligned, then
 // an optional tail the sum does not cover (the cache checks each part it reads itself). The sum is
-// the sha1 of the header's bytes, with the sum's own 40 characters as zeros, and the body: the
-// header's terms and ids are data too. A file that is missing, foreign, stale, truncated or
+// the CRC-32 (fs/checksum.ts) of the header's bytes, with the sum's own 8 characters as zeros, and
+// the body: the header's terms and ids are data too. A file that is missing, foreign, stale, truncated or
 // damaged reads as nothing: the caller rebuilds it.
-import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { checksum } from '../fs/checksum.js';
 import { writeCache } from '../fs/cache-writes.js';
 import { readBytesIfExistsSync } from '../fs/read-text.js';
 
 // The header opens with its sum, written over these zeros once the rest is known.
 const SUM_OPENING = '{"sum":"';
 const SUM_AT = SUM_OPENING.length;
-const UNSUMMED = '0'.repeat(40);
+const UNSUMMED = '0'.repeat(8);
 
 /** The sum of a snapshot: its header (the sum as zeros) and its body. */
-const sumOf = (json: Buffer, body: Buffer): string => createHash('sha1').update(json).update(body).digest('hex');
+const sumOf = (json: Buffer, body: Buffer): string => checksum(json, body);
 
 /** What every snapshot header holds. */
 export interface SnapshotHeader {
