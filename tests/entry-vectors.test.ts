@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { frameSnapshot } from '../src/knowledge/_snapshot.js';
 import { computeEntryVectors, parseEntryVectors, serializeEntryVectors, vectorSnapshotKey } from '../src/knowledge/entry-vectors.js';
 import { dot, VectorRows } from '../src/knowledge/vector-scan.js';
-import { embedText, lookUp, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
+import { embedText, lookUp, openWordVectors, parseWordVectors, wordVectors } from '../src/knowledge/word-vectors.js';
 import { renderRecord } from '../src/store/write.js';
 import { copyPackage, LORE_BIN, loreJson } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
@@ -34,13 +34,33 @@ describe('the built-in word vectors', () => {
     assert.equal(embedText('the and of zxqv'), undefined, 'only stop words and unknown words');
   });
 
-  it('refuse a damaged or foreign table, saying what is wrong', () => {
+  it('refuse a damaged or foreign table, saying what is wrong', (t) => {
     const bytes = readFileSync(TABLE);
     const flipped = Buffer.from(bytes);
     flipped[flipped.length - 1] = flipped[flipped.length - 1]! ^ 1;
     assert.throws(() => parseWordVectors(flipped), { message: 'its checksum does not match: the file is damaged' });
     assert.throws(() => parseWordVectors(bytes.subarray(0, bytes.length - 1)), { message: 'expected 6520949 bytes after the header, found 6520948' });
     assert.throws(() => parseWordVectors(Buffer.from('{}')), { message: 'the header is cut short' });
+    // Opened from a file, as lore does, with the same words: refused alike.
+    const dir = tempDir(t);
+    for (const [name, content, message] of [['flipped', flipped, 'its checksum does not match: the file is damaged'], ['cut', bytes.subarray(0, bytes.length - 1), 'expected 6520949 bytes after the header, found 6520948'], ['empty', Buffer.alloc(0), 'the header is cut short']] as const) {
+      writeFileSync(join(dir, name), content);
+      assert.throws(() => openWordVectors(join(dir, name)), { message }, name);
+    }
+  });
+
+  it('opened from the file, give the rows of the whole table: one by one at first, then all at once', () => {
+    const whole = parseWordVectors(readFileSync(TABLE));
+    const opened = openWordVectors(TABLE);
+    assert.equal(opened.id, whole.id);
+    assert.deepEqual([opened.offsets, opened.ranks, opened.text], [whole.offsets, whole.ranks, whole.text]);
+    // 600 rows spread over the table: the first 256 are read one by one, the rest from all the rows read at once.
+    for (let k = 0; k < 600; k++) {
+      const rank = (k * 7919) % 100_000;
+      assert.deepEqual(opened.row(rank), whole.row(rank), `row ${rank} (read ${k + 1})`);
+    }
+    assert.deepEqual([opened.row(0), opened.row(99_999)], [whole.row(0), whole.row(99_999)]);
+    assert.equal(opened.row(5).length, 50);
   });
 });
 
