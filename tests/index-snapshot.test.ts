@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cacheWritesDone, deferCacheWrites } from '../src/fs/cache-writes.js';
-import { parseIndex, serializeIndex } from '../src/knowledge/index-snapshot.js';
+import { openIndex, parseIndex, serializeIndex } from '../src/knowledge/index-snapshot.js';
 import { allEntries, loadKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { buildPlanIndex } from '../src/knowledge/plan-index.js';
 import { renderRecord } from '../src/store/write.js';
 import { lore, type CliResult } from './helpers/cli.js';
+import { tempDir } from './helpers/temp.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 
 const ENTRIES = [
@@ -54,7 +55,7 @@ describe('the knowledge index snapshot', () => {
     assert.deepEqual([0, 1, 2].map((doc) => loaded.entry(doc)), ENTRIES);
   });
 
-  it('is ignored when made under another key, truncated, damaged or not a snapshot at all', () => {
+  it('is ignored when made under another key, truncated, damaged or not a snapshot at all', (t) => {
     const bytes = serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY);
     const tables = Buffer.from(bytes);
     const body = Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8; // the header, padded to 8 bytes
@@ -70,15 +71,45 @@ describe('the knowledge index snapshot', () => {
       ['empty', Buffer.alloc(0), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseIndex(damaged, key), undefined, name);
+    // The same from a file, which lore opens without reading the entries' JSON.
+    const dir = tempDir(t);
+    for (const [name, damaged, key] of cases) {
+      writeFileSync(join(dir, 'index.bin'), damaged);
+      assert.equal(openIndex(join(dir, 'index.bin'), key), undefined, `${name}, from a file`);
+    }
+    assert.equal(openIndex(join(dir, 'missing.bin'), KEY), undefined);
   });
 
-  it('refuses an entry whose JSON does not match its checksum, naming the file to delete', () => {
+  it('opened from its file, gives what parsing its bytes gives, reading entries from the file as it was opened', (t) => {
+    const path = join(tempDir(t), 'index.bin');
+    const bytes = serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [{ severity: 'error', file: 'f.yaml', message: 'bad' }], KEY);
+    writeFileSync(path, bytes);
+    const opened = openIndex(path, KEY);
+    const parsed = parseIndex(bytes, KEY);
+    assert.ok(opened !== undefined && parsed !== undefined);
+    const { entry: _o, ...openedTables } = opened;
+    const { entry: _p, ...parsedTables } = parsed;
+    assert.deepEqual(openedTables, parsedTables);
+    // Another snapshot written over it (as lore writes: a new file renamed into place) is another file.
+    const other = [entry({ id: 'rec-other', title: 'Something else entirely', description: 'Not the same.' })];
+    writeFileSync(`${path}.new`, serializeIndex(other, buildPlanIndex(other), 'other', [], KEY));
+    renameSync(`${path}.new`, path);
+    // 600 reads: the first 512 range by range, the rest from the whole tail read once.
+    for (let k = 0; k < 600; k++) assert.deepEqual(opened.entry(k % 3), ENTRIES[k % 3], `read ${k + 1}`);
+  });
+
+  it('refuses an entry whose JSON does not match its checksum, naming the file to delete', (t) => {
     const bytes = Buffer.from(serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY));
     bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1; // inside the last entry's JSON, which is checked when it is read
     const loaded = parseIndex(bytes, KEY);
     assert.ok(loaded !== undefined);
     assert.deepEqual(loaded.entry(0), ENTRIES[0]);
     assert.throws(() => loaded.entry(2), { code: 'IO', message: '.knowledge/.cache/knowledge-index.bin is damaged (the entry learn-cache does not match its checksum)', hint: 'delete .knowledge/.cache/knowledge-index.bin: lore rebuilds it from the entry files' });
+    const path = join(tempDir(t), 'index.bin');
+    writeFileSync(path, bytes);
+    const opened = openIndex(path, KEY)!;
+    assert.deepEqual(opened.entry(0), ENTRIES[0]);
+    assert.throws(() => opened.entry(2), { code: 'IO', message: '.knowledge/.cache/knowledge-index.bin is damaged (the entry learn-cache does not match its checksum)' });
   });
 
   it('answers as the files do after an entry is edited in place, added or deleted', async (t) => {

@@ -25,17 +25,22 @@ export function readBytesIfExistsSync(path: string): Buffer | undefined {
   return readIfExistsSync(path);
 }
 
-function readIfExistsSync(path: string): Buffer | undefined;
-function readIfExistsSync(path: string, encoding: 'utf8'): string | undefined;
-function readIfExistsSync(path: string, encoding?: 'utf8'): Buffer | string | undefined {
+/** A file opened for reading (its descriptor), or undefined when it does not exist; never through a symlink inside a store. */
+export function openIfExistsSync(path: string): number | undefined {
   assertNoSymlinkedDirs(path);
-  let fd: number;
   try {
-    fd = openSync(path, inStore(path) ? READ_NOFOLLOW : 'r');
+    return openSync(path, inStore(path) ? READ_NOFOLLOW : 'r');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return undefined;
     return rethrowSymlink(error, path);
   }
+}
+
+function readIfExistsSync(path: string): Buffer | undefined;
+function readIfExistsSync(path: string, encoding: 'utf8'): string | undefined;
+function readIfExistsSync(path: string, encoding?: 'utf8'): Buffer | string | undefined {
+  const fd = openIfExistsSync(path);
+  if (fd === undefined) return undefined;
   try {
     return encoding === undefined ? readFileSync(fd) : readFileSync(fd, encoding);
   } finally {

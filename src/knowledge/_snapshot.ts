@@ -5,10 +5,11 @@
 // the CRC-32 (fs/checksum.ts) of the header's bytes, with the sum's own 8 characters as zeros, and
 // the body: the header's terms and ids are data too. A file that is missing, foreign, stale, truncated or
 // damaged reads as nothing: the caller rebuilds it.
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { checksum } from '../fs/checksum.js';
 import { writeCache } from '../fs/cache-writes.js';
-import { readBytesIfExistsSync } from '../fs/read-text.js';
+import { openIfExistsSync, readBytesIfExistsSync } from '../fs/read-text.js';
 
 // The header opens with its sum, written over these zeros once the rest is known.
 const SUM_OPENING = '{"sum":"';
@@ -36,6 +37,20 @@ export function frameSnapshot(header: Omit<SnapshotHeader, 'sum'> & Record<strin
   return Buffer.concat(tail === undefined ? [head, body] : [head, body, tail]);
 }
 
+/** A snapshot's header, when `json` is one of `format` made under `key`; and where its body starts. */
+function headerOf<H extends SnapshotHeader>(json: Buffer, format: string, key: string): { header: H; start: number } | undefined {
+  const header = JSON.parse(json.toString('utf8')) as H;
+  if (header.format !== format || header.key !== key) return undefined;
+  return { header, start: align(4 + json.length) };
+}
+
+/** Whether the sum in `json` (the header's bytes, changed here) is the one of it and `body`. */
+function sumHolds(json: Buffer, body: Buffer, sum: string): boolean {
+  if (json.toString('latin1', 0, SUM_AT) !== SUM_OPENING) return false;
+  json.write(UNSUMMED, SUM_AT, 'latin1');
+  return sumOf(json, body) === sum;
+}
+
 /**
  * The header, body and tail of `bytes` when they are a whole snapshot of `format` made under `key`
  * whose body (undamaged) and tail have the lengths `bodyLength` and `tailLength` compute from the
@@ -46,20 +61,79 @@ export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format:
     if (bytes.length < 4) return undefined;
     const length = bytes.readUInt32LE(0);
     if (4 + length > bytes.length) return undefined;
-    const header = JSON.parse(bytes.toString('utf8', 4, 4 + length)) as H;
-    if (header.format !== format || header.key !== key) return undefined;
-    const start = align(4 + length);
+    const json = Buffer.from(bytes.subarray(4, 4 + length));
+    const found = headerOf<H>(json, format, key);
+    if (found === undefined) return undefined;
+    const { header, start } = found;
     const size = bodyLength(header);
     if (size < 0 || bytes.length !== start + size + tailLength(header)) return undefined;
     // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
     const within = bytes.subarray(start, start + size);
     const body = (bytes.byteOffset + start) % 8 === 0 ? within : Buffer.from(within);
-    const json = Buffer.from(bytes.subarray(4, 4 + length));
-    if (json.toString('latin1', 0, SUM_AT) !== SUM_OPENING) return undefined;
-    json.write(UNSUMMED, SUM_AT, 'latin1');
-    return sumOf(json, body) === header.sum ? { header, body, tail: bytes.subarray(start + size) } : undefined;
+    return sumHolds(json, body, header.sum) ? { header, body, tail: bytes.subarray(start + size) } : undefined;
   } catch {
     return undefined; // damaged: rebuilt by the caller
+  }
+}
+
+/** After this many ranges of a tail read one by one, the rest comes from the whole tail, read once. */
+const RANGES_ONE_BY_ONE = 512;
+
+/** Closes the file of a snapshot opened by openSnapshot once nothing can read its tail any more. */
+const openFiles = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+/**
+ * unframeSnapshot for the file at `path`, reading its header and body only: the tail stays in the
+ * file, and `tail(from, to)` reads that range of it (the file as it was opened: one written over
+ * it meanwhile is another file). For a cache whose tail is mostly not needed (the knowledge index:
+ * a query shows a few entries of thousands). The caller checks what it reads of the tail.
+ */
+export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number): { header: H; body: Buffer; tail: (from: number, to: number) => Buffer } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openIfExistsSync(path);
+    if (fd === undefined) return undefined;
+    const file = fd;
+    const total = fstatSync(file).size;
+    const read = (length: number, position: number): Buffer => {
+      // Its own memory, so the body's typed arrays start aligned.
+      const bytes = Buffer.allocUnsafeSlow(length);
+      if (readSync(file, bytes, 0, length, position) !== length) throw new Error('cut short');
+      return bytes;
+    };
+    if (total < 4) return undefined;
+    const length = read(4, 0).readUInt32LE(0);
+    if (4 + length > total) return undefined;
+    const json = read(length, 4);
+    const found = headerOf<H>(json, format, key);
+    if (found === undefined) return undefined;
+    const { header, start } = found;
+    const size = bodyLength(header);
+    const tailSize = tailLength(header);
+    if (size < 0 || total !== start + size + tailSize) return undefined;
+    const body = read(size, start);
+    if (!sumHolds(json, body, header.sum)) return undefined;
+    // Read range by range; a process that asks for many ranges (it goes through every entry) gets the whole tail read once.
+    let whole: Buffer | undefined;
+    let ranges = 0;
+    const tail = (from: number, to: number): Buffer => {
+      if (!(from >= 0 && from <= to && to <= tailSize)) throw new Error(`no bytes ${from}..${to} in the tail of ${path}`);
+      if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
+      return whole === undefined ? read(to - from, start + size + from) : whole.subarray(from, to);
+    };
+    fd = undefined;
+    openFiles.register(tail, file);
+    return { header, body, tail };
+  } catch {
+    return undefined; // a symlink, an unreadable or damaged file: rebuilt by the caller
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -7,7 +7,8 @@
 // the identity, the problems met reading the files, each entry's id, type and priority, the
 // applicability of entries that are not simply enabled and global, and the plan index; the body
 // holds each entry's offset (uint32 × entries + 1) and the sha1 of its JSON (20 bytes × entries);
-// the tail, each entry's JSON, checked against its sum when the entry is read, not on every load.
+// the tail, each entry's JSON, read from the file and checked against its sum when the entry is
+// read, not on every load.
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import type { Store } from '../store/open.js';
 import type { KnowledgeEntry, KnowledgeType, Priority } from '../types.js';
 import { applicabilityOf, type Applicability } from './applicable.js';
 import type { PlanIndex } from './plan-index.js';
-import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 
 const FORMAT = 'lore-knowledge-index/1';
 
@@ -110,23 +111,37 @@ export function serializeIndex(entries: readonly KnowledgeEntry[], plan: PlanInd
   return frameSnapshot(header, body, Buffer.concat(texts));
 }
 
+/** The lengths of a snapshot's body and tail, from its header (-1: not a whole one). */
+const bodyLength = (header: Header): number => {
+  const size = header.ids.length;
+  return header.types.length === size && header.priorities.length === size ? 24 * size + 4 : -1;
+};
+const tailLength = (header: Header): number => header.textBytes;
+
 /** The snapshot held by `bytes` when they are a whole, undamaged one made under `key`; otherwise undefined. */
 export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefined {
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => {
-    const size = header.ids.length;
-    return header.types.length === size && header.priorities.length === size ? 24 * size + 4 : -1;
-  }, (header) => header.textBytes);
-  if (framed === undefined) return undefined;
-  const { header, body, tail } = framed;
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength, tailLength);
+  return framed === undefined ? undefined : indexOf(framed.header, framed.body, (from, to) => framed.tail.subarray(from, to));
+}
+
+/** The snapshot in the file at `path` when it is a whole, undamaged one made under `key`: its entries' JSON read when asked for. */
+export function openIndex(path: string, key: string): IndexSnapshot | undefined {
+  const framed = openSnapshot<Header>(path, FORMAT, key, bodyLength, tailLength);
+  return framed === undefined ? undefined : indexOf(framed.header, framed.body, framed.tail);
+}
+
+function indexOf(header: Header, body: Buffer, tail: (from: number, to: number) => Buffer): IndexSnapshot | undefined {
   const size = header.ids.length;
   const offsets = new Uint32Array(body.buffer, body.byteOffset, size + 1);
-  if (offsets[size] !== tail.length) return undefined;
+  if (offsets[size] !== header.textBytes) return undefined;
   const sums = body.subarray(4 * (size + 1));
   const plain = applicabilityOf({ enabled: true, scope: 'global' } as KnowledgeEntry);
   const applicability = new Array<Applicability>(size).fill(plain);
   for (const [doc, fields] of header.scoping) applicability[doc] = applicabilityOf(fields as KnowledgeEntry);
   const docRules = new Array<readonly number[]>(size).fill([]);
   for (const [doc, rules] of header.docRules) docRules[doc] = rules;
+  const damaged = (doc: number): LoreError =>
+    new LoreError('IO', `${CACHE_FILE} is damaged (the entry ${header.ids[doc]} does not match its checksum)`, { hint: `delete ${CACHE_FILE}: lore rebuilds it from the entry files` });
   return {
     identity: header.identity,
     problems: header.problems,
@@ -141,10 +156,13 @@ export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefine
       keywordDocs: new Map(header.keywords),
     },
     entry: (doc) => {
-      const text = tail.subarray(offsets[doc]!, offsets[doc + 1]!);
-      if (!sha1(text).equals(sums.subarray(20 * doc, 20 * doc + 20))) {
-        throw new LoreError('IO', `${CACHE_FILE} is damaged (the entry ${header.ids[doc]} does not match its checksum)`, { hint: `delete ${CACHE_FILE}: lore rebuilds it from the entry files` });
+      let text: Buffer;
+      try {
+        text = tail(offsets[doc]!, offsets[doc + 1]!);
+      } catch {
+        throw damaged(doc);
       }
+      if (!sha1(text).equals(sums.subarray(20 * doc, 20 * doc + 20))) throw damaged(doc);
       return JSON.parse(text.toString('utf8')) as KnowledgeEntry;
     },
   };
@@ -161,8 +179,7 @@ export async function readIndexSnapshot(store: Store): Promise<{ snapshot?: Inde
   if (!(await ownEntriesOnly(store))) return {};
   const look = await lookAtRecordFiles(store.root, APPLIED_KINDS);
   if (look === undefined) return {};
-  const bytes = readSnapshotFile(snapshotPath(store.root));
-  const snapshot = bytes === undefined ? undefined : parseIndex(bytes, snapshotKey(store, look.stamp));
+  const snapshot = openIndex(snapshotPath(store.root), snapshotKey(store, look.stamp));
   return snapshot === undefined ? { look } : { snapshot };
 }
 
