@@ -77,7 +77,7 @@ export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format:
 }
 
 /** After this many ranges of a tail read one by one, the rest comes from the whole tail, read once. */
-const RANGES_ONE_BY_ONE = 512;
+const RANGES_ONE_BY_ONE = 2048;
 
 /** Closes the file of a snapshot opened by openSnapshot once nothing can read its tail any more. */
 const openFiles = new FinalizationRegistry<number>((fd) => {
@@ -91,7 +91,7 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
 /**
  * unframeSnapshot for the file at `path`, reading its header and body only: the tail stays in the
  * file, and `tail(from, to)` reads that range of it (the file as it was opened: one written over
- * it meanwhile is another file). For a cache whose tail is mostly not needed (the knowledge index:
+ * it meanwhile is another file) into bytes that the next call may overwrite. For a cache whose tail is mostly not needed (the knowledge index:
  * a query shows a few entries of thousands). The caller checks what it reads of the tail.
  */
 export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number): { header: H; body: Buffer; tail: (from: number, to: number) => Buffer } | undefined {
@@ -119,13 +119,18 @@ export function openSnapshot<H extends SnapshotHeader>(path: string, format: str
     if (size < 0 || total !== start + size + tailSize) return undefined;
     const body = read(size, start);
     if (!sumHolds(json, body, header.sum)) return undefined;
-    // Read range by range; a process that asks for many ranges (it goes through every entry) gets the whole tail read once.
+    // Read range by range into one buffer; a process that asks for many ranges (it goes through
+    // every entry) gets the whole tail read once.
     let whole: Buffer | undefined;
+    let scratch = Buffer.allocUnsafeSlow(64 * 1024);
     let ranges = 0;
     const tail = (from: number, to: number): Buffer => {
       if (!(from >= 0 && from <= to && to <= tailSize)) throw new Error(`no bytes ${from}..${to} in the tail of ${path}`);
       if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
-      return whole === undefined ? read(to - from, start + size + from) : whole.subarray(from, to);
+      if (whole !== undefined) return whole.subarray(from, to);
+      if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(to - from);
+      if (readSync(file, scratch, 0, to - from, start + size + from) !== to - from) throw new Error('cut short');
+      return scratch.subarray(0, to - from);
     };
     fd = undefined;
     openFiles.register(tail, file);
