@@ -9,7 +9,7 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { checksum } from '../fs/checksum.js';
 import { writeCache } from '../fs/cache-writes.js';
-import { openIfExistsSync, readBytesIfExistsSync } from '../fs/read-text.js';
+import { openIfExistsSync } from '../fs/read-text.js';
 
 // The header opens with its sum, written over these zeros once the rest is known.
 const SUM_OPENING = '{"sum":"';
@@ -17,7 +17,7 @@ const SUM_AT = SUM_OPENING.length;
 const UNSUMMED = '0'.repeat(8);
 
 /** The sum of a snapshot: its header (the sum as zeros) and its body. */
-const sumOf = (json: Buffer, body: Buffer): string => checksum(json, body);
+const sumOf = (json: Buffer, ...body: Uint8Array[]): string => checksum(json, ...body);
 
 /** What every snapshot header holds. */
 export interface SnapshotHeader {
@@ -44,11 +44,11 @@ function headerOf<H extends SnapshotHeader>(json: Buffer, format: string, key: s
   return { header, start: align(4 + json.length) };
 }
 
-/** Whether the sum in `json` (the header's bytes, changed here) is the one of it and `body`. */
-function sumHolds(json: Buffer, body: Buffer, sum: string): boolean {
+/** Whether the sum in `json` (the header's bytes, changed here) is the one of it and the body, in one part or more. */
+function sumHolds(json: Buffer, body: readonly Uint8Array[], sum: string): boolean {
   if (json.toString('latin1', 0, SUM_AT) !== SUM_OPENING) return false;
   json.write(UNSUMMED, SUM_AT, 'latin1');
-  return sumOf(json, body) === sum;
+  return sumOf(json, ...body) === sum;
 }
 
 /**
@@ -70,7 +70,7 @@ export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format:
     // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
     const within = bytes.subarray(start, start + size);
     const body = (bytes.byteOffset + start) % 8 === 0 ? within : Buffer.from(within);
-    return sumHolds(json, body, header.sum) ? { header, body, tail: bytes.subarray(start + size) } : undefined;
+    return sumHolds(json, [body], header.sum) ? { header, body, tail: bytes.subarray(start + size) } : undefined;
   } catch {
     return undefined; // damaged: rebuilt by the caller
   }
@@ -89,22 +89,27 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
 });
 
 /**
- * unframeSnapshot for the file at `path`, reading its header and body only: the tail stays in the
- * file, and `tail(from, to)` reads that range of it (the file as it was opened: one written over
- * it meanwhile is another file) into bytes that the next call may overwrite. For a cache whose tail is mostly not needed (the knowledge index:
- * a query shows a few entries of thousands). The caller checks what it reads of the tail.
+ * unframeSnapshot for the file at `path`, reading its header and body only. The body is read into
+ * `into(header, length)`'s arrays one after the other (by default one buffer of its own), so a
+ * cache can read its rows straight into the memory it keeps them in. The tail stays in the file,
+ * and `tail(from, to)` reads that range of it (the file as it was opened: one written over it
+ * meanwhile is another file) into bytes that the next call may overwrite: for a cache whose tail
+ * is mostly not needed (the knowledge index: a query shows a few entries of thousands). The caller
+ * checks what it reads of the tail.
  */
-export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number): { header: H; body: Buffer; tail: (from: number, to: number) => Buffer } | undefined {
+export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0, into: (header: H, length: number) => Uint8Array[] = (_, length) => [Buffer.allocUnsafeSlow(length)]): { header: H; body: Uint8Array[]; tail: (from: number, to: number) => Buffer } | undefined {
   let fd: number | undefined;
   try {
     fd = openIfExistsSync(path);
     if (fd === undefined) return undefined;
     const file = fd;
     const total = fstatSync(file).size;
+    const readInto = (bytes: Uint8Array, position: number): void => {
+      if (readSync(file, bytes, 0, bytes.length, position) !== bytes.length) throw new Error('cut short');
+    };
     const read = (length: number, position: number): Buffer => {
-      // Its own memory, so the body's typed arrays start aligned.
       const bytes = Buffer.allocUnsafeSlow(length);
-      if (readSync(file, bytes, 0, length, position) !== length) throw new Error('cut short');
+      readInto(bytes, position);
       return bytes;
     };
     if (total < 4) return undefined;
@@ -117,37 +122,37 @@ export function openSnapshot<H extends SnapshotHeader>(path: string, format: str
     const size = bodyLength(header);
     const tailSize = tailLength(header);
     if (size < 0 || total !== start + size + tailSize) return undefined;
-    const body = read(size, start);
+    const body = into(header, size);
+    if (body.reduce((sum, part) => sum + part.length, 0) !== size) throw new Error(`the body's parts do not add up to ${size} bytes`);
+    let at = start;
+    for (const part of body) {
+      readInto(part, at);
+      at += part.length;
+    }
     if (!sumHolds(json, body, header.sum)) return undefined;
     // Read range by range into one buffer; a process that asks for many ranges (it goes through
     // every entry) gets the whole tail read once.
     let whole: Buffer | undefined;
-    let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+    let scratch = Buffer.alloc(0);
     let ranges = 0;
     const tail = (from: number, to: number): Buffer => {
       if (!(from >= 0 && from <= to && to <= tailSize)) throw new Error(`no bytes ${from}..${to} in the tail of ${path}`);
+      if (from === to) return Buffer.alloc(0);
       if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
       if (whole !== undefined) return whole.subarray(from, to);
-      if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(to - from);
-      if (readSync(file, scratch, 0, to - from, start + size + from) !== to - from) throw new Error('cut short');
+      if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(64 * 1024, to - from));
+      readInto(scratch.subarray(0, to - from), start + size + from);
       return scratch.subarray(0, to - from);
     };
-    fd = undefined;
-    openFiles.register(tail, file);
+    if (tailSize > 0) {
+      fd = undefined;
+      openFiles.register(tail, file);
+    }
     return { header, body, tail };
   } catch {
     return undefined; // a symlink, an unreadable or damaged file: rebuilt by the caller
   } finally {
     if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** The bytes of the snapshot file at `path`, when there is one lore can read (not through a symlink). */
-export function readSnapshotFile(path: string): Buffer | undefined {
-  try {
-    return readBytesIfExistsSync(path);
-  } catch {
-    return undefined; // a symlink or an unreadable file: not a cache lore wrote
   }
 }
 

@@ -12,7 +12,7 @@ import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import { cacheKey } from '../store/cache-key.js';
 import type { Bm25Index, Posting } from './bm25.js';
 import { TEXT_KEY_BYTES } from './_text-key.js';
-import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 
 const FORMAT = 'lore-bm25/2';
 
@@ -65,11 +65,16 @@ export function serializeBm25(index: Bm25Index, identity: string, key: string): 
 
 const totalOf = (header: Header): number => header.lengths.reduce((a, b) => a + b, 0);
 
+/** A snapshot's body length from its header (-1 when the header is not one: read as damaged). */
+const bodyLength = (header: Header): number => (typeof header.identity === 'string' && Number.isSafeInteger(header.size) && header.size >= 0 && Array.isArray(header.terms) && Array.isArray(header.lengths) && header.terms.length === header.lengths.length ? (16 + TEXT_KEY_BYTES) * header.size + 12 * totalOf(header) : -1);
+
 /** The snapshot `bytes` hold when they are whole and undamaged, made under `key`; otherwise undefined. */
 export function parseBm25(bytes: Buffer, key: string): Bm25Snapshot | undefined {
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (typeof header.identity === 'string' && Number.isSafeInteger(header.size) && header.size >= 0 && Array.isArray(header.terms) && Array.isArray(header.lengths) && header.terms.length === header.lengths.length ? (16 + TEXT_KEY_BYTES) * header.size + 12 * totalOf(header) : -1));
-  if (framed === undefined) return undefined;
-  const { header, body } = framed;
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength);
+  return framed === undefined ? undefined : bm25Of(framed.header, framed.body);
+}
+
+function bm25Of(header: Header, body: Buffer): Bm25Snapshot {
   const { size } = header;
   const total = totalOf(header);
   const norms = new Float64Array(body.buffer, body.byteOffset, size);
@@ -89,8 +94,8 @@ export function parseBm25(bytes: Buffer, key: string): Bm25Snapshot | undefined 
 
 /** The store's BM25 snapshot made under `key`, when there is a usable one (for any entry files). */
 export function readBm25Snapshot(root: string, key: string): Bm25Snapshot | undefined {
-  const bytes = readSnapshotFile(snapshotPath(root));
-  return bytes === undefined ? undefined : parseBm25(bytes, key);
+  const framed = openSnapshot<Header>(snapshotPath(root), FORMAT, key, bodyLength);
+  return framed === undefined ? undefined : bm25Of(framed.header, framed.body[0] as Buffer);
 }
 
 /** Writes the snapshot atomically; a store that cannot take it (read-only checkout) is left as it was. */

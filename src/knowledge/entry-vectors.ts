@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { cacheKey } from '../store/cache-key.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
-import { frameSnapshot, readSnapshotFile, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 import { keyAt, rowsByKey, TEXT_KEY_BYTES } from './_text-key.js';
 import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
@@ -70,15 +70,29 @@ export function serializeEntryVectors(snapshot: EntryVectorSnapshot, key: string
   return frameSnapshot({ format: FORMAT, key, identity, size: matrix.rows, dims: matrix.dims }, Buffer.concat([Buffer.from(data.buffer, data.byteOffset, data.byteLength), keys]));
 }
 
+/** A snapshot's body length from its header, when it is of `dims`-wide rows (-1 otherwise: read as damaged before anything is allocated for it). */
+const bodyLength = (dims: number) => (header: Header): number => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 && typeof header.identity === 'string' ? (4 * dims + TEXT_KEY_BYTES) * header.size : -1);
+
 /** The snapshot `bytes` hold when they are whole and undamaged, of `dims`-wide vectors, made under `key`; otherwise undefined. */
 export function parseEntryVectors(bytes: Buffer, key: string, dims: number): EntryVectorSnapshot | undefined {
-  // The sum covers the body, not the header: a shape that is not whole rows of `dims` reads as damaged, before anything is allocated for it.
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, (header) => (header.dims === dims && Number.isSafeInteger(header.size) && header.size >= 0 && typeof header.identity === 'string' ? (4 * dims + TEXT_KEY_BYTES) * header.size : -1));
+  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength(dims));
   if (framed === undefined) return undefined;
   const { size, identity } = framed.header;
   const matrix = new VectorRows(size, dims);
   matrix.data.set(new Float32Array(framed.body.buffer, framed.body.byteOffset, size * dims));
   return { matrix, identity, keys: framed.body.subarray(4 * size * dims) };
+}
+
+/** parseEntryVectors for the snapshot file at `path`: its rows read straight into the matrix the scan runs over. */
+export function openEntryVectors(path: string, key: string, dims: number): EntryVectorSnapshot | undefined {
+  let matrix: VectorRows | undefined;
+  const framed = openSnapshot<Header>(path, FORMAT, key, bodyLength(dims), undefined, (header) => {
+    matrix = new VectorRows(header.size, dims);
+    const { data } = matrix;
+    return [new Uint8Array(data.buffer, data.byteOffset, data.byteLength), Buffer.allocUnsafeSlow(TEXT_KEY_BYTES * header.size)];
+  });
+  if (framed === undefined || matrix === undefined) return undefined;
+  return { matrix, identity: framed.header.identity, keys: framed.body[1] as Buffer };
 }
 
 /**
@@ -90,8 +104,7 @@ export function parseEntryVectors(bytes: Buffer, key: string, dims: number): Ent
  */
 export async function storeEntryVectors(root: string, identity: string, size: number, entries: () => readonly KnowledgeEntry[], vectors: WordVectors, keys: Buffer): Promise<{ matrix: VectorRows; computed: number }> {
   const key = vectorSnapshotKey(vectors);
-  const bytes = readSnapshotFile(snapshotPath(root));
-  const saved = bytes === undefined ? undefined : parseEntryVectors(bytes, key, vectors.dims);
+  const saved = openEntryVectors(snapshotPath(root), key, vectors.dims);
   if (saved !== undefined && saved.identity === identity && saved.matrix.rows === size) return { matrix: saved.matrix, computed: 0 };
   const { dims } = vectors;
   const rowOf = saved === undefined ? new Map<string, number>() : rowsByKey(saved.keys, saved.matrix.rows);

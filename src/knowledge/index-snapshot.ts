@@ -127,7 +127,7 @@ export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefine
 /** The snapshot in the file at `path` when it is a whole, undamaged one made under `key`: its entries' JSON read when asked for. */
 export function openIndex(path: string, key: string): IndexSnapshot | undefined {
   const framed = openSnapshot<Header>(path, FORMAT, key, bodyLength, tailLength);
-  return framed === undefined ? undefined : indexOf(framed.header, framed.body, framed.tail);
+  return framed === undefined ? undefined : indexOf(framed.header, framed.body[0] as Buffer, framed.tail);
 }
 
 function indexOf(header: Header, body: Buffer, tail: (from: number, to: number) => Buffer): IndexSnapshot | undefined {
