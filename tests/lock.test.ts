@@ -45,19 +45,22 @@ describe('withLock within one process', () => {
 });
 
 describe('waiting for a lock file', () => {
-  it('takes it once it is released, saying when it took it, not when it began to wait, and leaves no file of its own', async (t) => {
+  it('takes it once it is released, saying when it took it, not when it began to wait, and has no file of its own while it waits', async (t) => {
     // Held by a process on another host: this waiter cannot check it, and waits (staleMs is long).
     const target = join(tempDir(t), 'log.ndjson');
     const other = { pid: 1, host: `not-${hostname()}`, nonce: 'cccccccccccccccc', time: new Date().toISOString() };
     writeFileSync(`${target}.lock`, JSON.stringify(other));
     let released = 0;
+    // A waiter killed while it waits must leave nothing behind (beside a user's file, lore doctor would not see it).
+    let waiting: string[] = [];
+    setTimeout(() => (waiting = readdirSync(dirname(target))), 750);
     setTimeout(() => {
       released = Date.now();
       rmSync(`${target}.lock`);
     }, 1500);
     const seen = await withLock(target, async () => ({ holder: JSON.parse(readFileSync(`${target}.lock`, 'utf8')) as { pid: number; time: string }, files: readdirSync(dirname(target)) }));
     assert.ok(released > 0 && Date.parse(seen.holder.time) >= released, `taken at ${seen.holder.time}, released at ${new Date(released).toISOString()}`);
-    assert.deepEqual([seen.holder.pid, seen.files, readdirSync(dirname(target))], [process.pid, ['log.ndjson.lock'], []]);
+    assert.deepEqual([waiting, seen.holder.pid, seen.files, readdirSync(dirname(target))], [['log.ndjson.lock'], process.pid, ['log.ndjson.lock'], []]);
   });
 });
 

@@ -185,49 +185,42 @@ async function withLockFile<T>(path: string, fn: () => Promise<T>, options: Lock
   assertNoSymlinkedDirs(path);
   await mkdir(dirname(path), { recursive: true });
   // The holder is written first and linked into place, so a lock never exists without its
-  // contents, even when its taker is killed at any instruction. A waiter writes it once (again
-  // only if it waited long, so that its time says when it took the lock, within a second), tries
-  // the link only when the lock looks free, and checks the holder's liveness at most every 25 ms:
-  // eight processes appending at once spent more time polling than writing.
+  // contents, even when its taker is killed at any instruction. A waiter polls with one lstat and
+  // writes its holder file only when the lock looks free: eight processes appending at once spent
+  // more time writing and linking than holding the lock, and a holder file kept for the whole wait
+  // would be left behind by a waiter killed meanwhile (beside a user's file, for the graph's memory
+  // file backend). The holder's liveness is checked at most every 25 ms.
   const temp = join(dirname(path), `.lock-${holder.nonce}.tmp`);
-  let written = -Infinity;
   let checked = -Infinity;
-  try {
-    for (let attempt = 0; ; attempt++) {
-      if (attempt === 0 || !(await exists(path))) {
-        if (Date.now() - written > 1000) {
-          holder.time = new Date().toISOString();
-          await writeFile(temp, JSON.stringify(holder));
-          written = Date.now();
-        }
-        try {
-          await link(temp, path);
-          break;
-        } catch (error) {
-          // Our file was removed while we waited (a sweep of temp files): written again next time.
-          if (isErrno(error, 'ENOENT')) written = -Infinity;
-          else if (!isErrno(error, 'EEXIST')) throw error;
-        }
+  for (let attempt = 0; ; attempt++) {
+    if (attempt === 0 || !(await exists(path))) {
+      holder.time = new Date().toISOString();
+      await writeFile(temp, JSON.stringify(holder));
+      try {
+        await link(temp, path);
+        break;
+      } catch (error) {
+        if (!isErrno(error, 'EEXIST')) throw error;
+      } finally {
+        await unlink(temp).catch(() => undefined);
       }
-      if (Date.now() - checked >= 25) {
-        checked = Date.now();
-        const stale = await isStale(path, staleMs);
-        if (stale !== undefined) {
-          if ((await breakLock(path, stale, staleMs)) !== 'busy') continue;
-        }
-      }
-      if (Date.now() - started > timeoutMs) {
-        const current = await readHolder(path);
-        const who = current === undefined ? 'another process' : `process ${current.pid} on ${current.host} since ${current.time}`;
-        throw new LoreError('LOCK_TIMEOUT', `could not lock ${options.label ?? path.slice(0, -".lock".length)} within ${timeoutMs} ms: it is held by ${who}`, {
-          hint: `if no lore process is running, delete ${path}`,
-        });
-      }
-      // Short waits: a write holds the lock for milliseconds, and a waiter that sleeps long leaves it idle.
-      await sleep(Math.min(10, 1 + attempt) + Math.random() * 3);
     }
-  } finally {
-    await unlink(temp).catch(() => undefined);
+    if (Date.now() - checked >= 25) {
+      checked = Date.now();
+      const stale = await isStale(path, staleMs);
+      if (stale !== undefined) {
+        if ((await breakLock(path, stale, staleMs)) !== 'busy') continue;
+      }
+    }
+    if (Date.now() - started > timeoutMs) {
+      const current = await readHolder(path);
+      const who = current === undefined ? 'another process' : `process ${current.pid} on ${current.host} since ${current.time}`;
+      throw new LoreError('LOCK_TIMEOUT', `could not lock ${options.label ?? path.slice(0, -".lock".length)} within ${timeoutMs} ms: it is held by ${who}`, {
+        hint: `if no lore process is running, delete ${path}`,
+      });
+    }
+    // Short waits: a write holds the lock for milliseconds, and a waiter that sleeps long leaves it idle.
+    await sleep(Math.min(10, 1 + attempt) + Math.random() * 3);
   }
   try {
     return await fn();
