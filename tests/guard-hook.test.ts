@@ -95,7 +95,8 @@ describe('the installed pre-commit hook', () => {
     const { repo, env, first } = await stagedKey(t);
     const path = join(repo, '.knowledge/.cache/guard-rules.json');
     const saved = readFileSync(path, 'utf8');
-    assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{40}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
+    // "<key (sha1)> <CRC-32 of the body>\n<body>"
+    assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{8}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
     // The rule taken out of the body, the checksum left as it was: not the file lore wrote.
     writeFileSync(path, saved.replace('"id":"pro-key"', '"id":"pro-gone"').replace(/"content":\[[^\]]*\]/, '"content":[]'));
     const edited = await lore(['hook', 'pre-commit'], { cwd: repo, env });
@@ -107,7 +108,7 @@ describe('the installed pre-commit hook', () => {
     const bytes = readFileSync(automaton);
     // A header of 84 bytes (the automaton after it starts at a multiple of four), a header of six
     // int32s, the class table, then two bytes per transition.
-    assert.match(bytes.toString('latin1', 0, 84), /^[0-9a-f]{40} [0-9a-f]{40}  \n$/);
+    assert.match(bytes.toString('latin1', 0, 84), /^[0-9a-f]{40} [0-9a-f]{8} {34}\n$/);
     const [classes, states] = [bytes.readInt32LE(84 + 4), bytes.readInt32LE(84 + 8)];
     const table = 84 + 24 + 65536;
     writeFileSync(automaton, Buffer.concat([bytes.subarray(0, table), Buffer.alloc(classes * states * 2), bytes.subarray(table + classes * states * 2)]));

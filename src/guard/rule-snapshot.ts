@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { readBytesIfExistsSync, readTextIfExistsSync } from '../fs/read-text.js';
+import { checksum } from '../fs/checksum.js';
+import { readBytesIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import type { GitListing, GitRecords } from '../indexer/git-records.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
@@ -22,8 +23,8 @@ const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 's
 
 const sha1 = (data: string | Uint8Array): string => createHash('sha1').update(data).digest('hex');
 /**
- * An automaton file's header: two sha1s and a space, padded with spaces to 84 bytes with its
- * newline, so that the automaton after it starts at a multiple of four and is read in place.
+ * An automaton file's header: its key (a sha1), a space and its CRC-32, padded with spaces to 84
+ * bytes with its newline, so that the automaton after it starts at a multiple of four and is read in place.
  */
 const HEADER = 84;
 const header = (key: string, sum: string): string => `${key} ${sum}`.padEnd(HEADER - 1) + '\n';
@@ -51,12 +52,11 @@ export class RuleSnapshot implements CompileMemory {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'guard-rules.json');
     if (key === undefined) return;
     try {
-      // "<key> <sha1 of the body>\n<body>": a file edited by hand (or cut short) is not the one lore wrote.
-      const text = readTextIfExistsSync(this.path) ?? '';
-      const newline = text.indexOf('\n');
-      const body = text.slice(newline + 1);
-      if (newline !== -1 && text.slice(0, newline) === `${key} ${sha1(body)}`) {
-        const saved = JSON.parse(body) as Saved;
+      // "<key> <CRC-32 of the body>\n<body>": a file cut short or damaged is not the one lore wrote.
+      const bytes = readBytesIfExistsSync(this.path) ?? Buffer.alloc(0);
+      const newline = bytes.indexOf(10);
+      if (newline !== -1 && bytes.toString('latin1', 0, newline) === `${key} ${checksum(bytes.subarray(newline + 1))}`) {
+        const saved = JSON.parse(bytes.toString('utf8', newline + 1)) as Saved;
         this.sides = saved.sides.map((side) => ({ ...side, records: side.records.map((i) => saved.pool[i]!) }));
         this.literals = saved.literals;
       }
@@ -114,9 +114,9 @@ export class RuleSnapshot implements CompileMemory {
     const path = join(this.path, '..', `guard-literals-${name}.bin`);
     const key = sha1(`${cacheKey()}\n${literals.map((l) => `${l.id}\0${l.text}`).join('\n')}`);
     try {
-      // "<key> <sha1 of the bytes>\n<bytes>", like the snapshot itself.
+      // "<key> <CRC-32 of the bytes>\n<bytes>", like the snapshot itself.
       const saved = readBytesIfExistsSync(path);
-      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === header(key, sha1(saved.subarray(HEADER)))) {
+      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === header(key, checksum(saved.subarray(HEADER)))) {
         const set = LiteralSet.fromBytes(saved.subarray(HEADER));
         if (set !== undefined) return set;
       }
@@ -125,7 +125,7 @@ export class RuleSnapshot implements CompileMemory {
     }
     const set = new LiteralSet(literals);
     const bytes = set.toBytes();
-    this.built.set(path, { head: header(key, sha1(bytes)), bytes });
+    this.built.set(path, { head: header(key, checksum(bytes)), bytes });
     return set;
   }
 
@@ -144,8 +144,8 @@ export class RuleSnapshot implements CompileMemory {
         return at.get(key)!;
       }),
     }));
-    const body = JSON.stringify({ pool, sides, literals: this.literals } satisfies Saved);
-    await writeFileAtomic(this.path, `${this.key} ${sha1(body)}\n${body}`, { durable: false }).catch(() => undefined);
+    const body = Buffer.from(JSON.stringify({ pool, sides, literals: this.literals } satisfies Saved));
+    await writeFileAtomic(this.path, Buffer.concat([Buffer.from(`${this.key} ${checksum(body)}\n`), body]), { durable: false }).catch(() => undefined);
   }
 }
 

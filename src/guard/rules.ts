@@ -26,7 +26,8 @@ export interface Matcher {
   /** The pattern, glob or regex as written in the entry. */
   text: string;
   test(subject: string): { index: number; text: string } | undefined;
-  literal?: RequiredLiteral;
+  /** The text the test cannot match without (undefined: none, the test always runs). Every matcher has the field: one shape for all. */
+  literal: RequiredLiteral | undefined;
 }
 
 export interface MatcherSet {
@@ -83,7 +84,7 @@ function matcherSet(name: 'paths' | 'content', matchers: Matcher[], memory: Comp
   const byId = new Map(matchers.map((m) => [m.id, m]));
   const literals = memory.literalSet(name, matchers.filter((m) => m.literal !== undefined).map((m) => ({ id: m.id, text: m.literal!.text })));
   // A literal the automaton could not take is no prefilter: its matcher always runs.
-  for (const id of literals.skipped) delete byId.get(id)!.literal;
+  for (const id of literals.skipped) byId.get(id)!.literal = undefined;
   const always = matchers.filter((m) => m.literal === undefined);
   const groups = new Map<string, Matcher[]>();
   for (const m of matchers) {
@@ -104,26 +105,22 @@ function matcherSet(name: 'paths' | 'content', matchers: Matcher[], memory: Comp
 
 /** Compiles the path and content matchers of the given rule versions; `memory` may keep literals and automata between runs. */
 export function compileRules(versions: readonly RuleVersion[], memory: CompileMemory = FRESH): { paths: MatcherSet; content: MatcherSet } {
-  const withLiteral = (source: string): { literal?: RequiredLiteral } => {
-    const literal = memory.literal(source);
-    return literal === undefined ? {} : { literal };
-  };
   const paths: Matcher[] = [];
   const content: Matcher[] = [];
   let id = 0;
   for (const rule of versions) {
     for (const pattern of rule.entry.patterns ?? []) {
-      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), ...withLiteral(pattern) });
+      paths.push({ id: id++, rule, kind: 'pattern', text: pattern, test: finder(pattern), literal: memory.literal(pattern) });
     }
     for (const glob of rule.entry.globs ?? []) {
       const test = lazy(() => {
         const compiled = compileGlob(glob);
         return (subject: string) => (compiled.test(subject) ? { index: 0, text: subject } : undefined);
       });
-      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, ...withLiteral(`glob:${glob}`) });
+      paths.push({ id: id++, rule, kind: 'glob', text: glob, test, literal: memory.literal(`glob:${glob}`) });
     }
     for (const regex of rule.entry.content ?? []) {
-      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), ...withLiteral(regex) });
+      content.push({ id: id++, rule, kind: 'content', text: regex, test: finder(regex), literal: memory.literal(regex) });
     }
   }
   return { paths: matcherSet('paths', paths, memory), content: matcherSet('content', content, memory) };
