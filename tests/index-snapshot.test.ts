@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cacheWritesDone, deferCacheWrites } from '../src/fs/cache-writes.js';
@@ -96,6 +97,38 @@ describe('the knowledge index snapshot', () => {
     renameSync(`${path}.new`, path);
     // 2,100 reads: the first 2,048 range by range (into one buffer), the rest from the whole tail read once.
     for (let k = 0; k < 2100; k++) assert.deepEqual(opened.entry(k % 3), ENTRIES[k % 3], `read ${k + 1}`);
+  });
+
+  it('lets go of its file once the snapshot is dropped: a process opening it 3,000 times keeps its descriptors bounded', (t) => {
+    const path = join(tempDir(t), 'index.bin');
+    writeFileSync(path, serializeIndex(ENTRIES, buildPlanIndex(ENTRIES), 'identity', [], KEY));
+    // A fresh process (garbage collection on demand), through the built module, as the daemon runs it.
+    const script = `
+      import { readdirSync } from 'node:fs';
+      import { openIndex } from ${JSON.stringify(new URL('../dist/knowledge/index-snapshot.js', import.meta.url).href)};
+      const fds = () => readdirSync('/proc/self/fd').length;
+      const before = fds();
+      // In a function of its own: a suspended top-level await may keep its last value reachable.
+      const openMany = () => {
+        const kept = [];
+        for (let i = 0; i < 3000; i++) {
+          const snapshot = openIndex(${JSON.stringify(path)}, ${JSON.stringify(KEY)});
+          if (snapshot.entry(1).id !== 'rec-retry') throw new Error('not the entry');
+          if (i % 100 === 0) kept.push(snapshot);
+        }
+        return kept;
+      };
+      let kept = openMany();
+      const held = fds() - before;
+      kept = undefined;
+      for (let k = 0; k < 20; k++) { globalThis.gc(); await new Promise((resolve) => setTimeout(resolve, 5)); }
+      console.log(JSON.stringify({ held, after: fds() - before }));`;
+    const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const { held, after } = JSON.parse(run.stdout) as { held: number; after: number };
+    // The 30 snapshots kept hold their files; once dropped, none is left open.
+    assert.ok(held >= 30, `${held} descriptors held by 30 snapshots`);
+    assert.equal(after, 0);
   });
 
   it('refuses an entry whose JSON does not match its checksum, naming the file to delete', (t) => {
