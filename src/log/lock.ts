@@ -195,8 +195,8 @@ async function withLockFile<T>(path: string, fn: () => Promise<T>, options: Lock
   for (let attempt = 0; ; attempt++) {
     if (attempt === 0 || !(await exists(path))) {
       holder.time = new Date().toISOString();
-      await writeFile(temp, JSON.stringify(holder));
       try {
+        await writeFile(temp, JSON.stringify(holder));
         await link(temp, path);
         break;
       } catch (error) {
