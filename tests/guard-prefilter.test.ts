@@ -186,6 +186,18 @@ describe('scanning through the prefilter', () => {
     assert.equal(checked, 22);
   });
 
+  it('runs every regex whose literal the automaton left out, so none of them is missed', () => {
+    // 300 rules whose literals are three fresh CJK characters each: the automaton's table of 254
+    // characters takes the first 84; the other 216 have no prefilter and must run on every line.
+    const texts = Array.from({ length: 300 }, (_, i) => String.fromCharCode(0x4e00 + 3 * i, 0x4e01 + 3 * i, 0x4e02 + 3 * i));
+    const versions: RuleVersion[] = texts.map((text, i) => ({ entry: entry(`pro-${i}`, { content: [text] }), origin: 'committed', file: `f${i}` }));
+    const compiled = compileRules(versions);
+    assert.deepEqual([compiled.content.literals.skipped.length, compiled.content.always.length], [216, 216]);
+    const files = [{ path: 'notes.txt', status: 'added' as const, added: texts.map((text, i) => ({ line: i + 1, text: `x ${text} y` })) }];
+    const { findings } = scan([{ files }], compiled);
+    assert.deepEqual(findings.map((f) => f.line), texts.map((_, i) => i + 1));
+  });
+
   it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {
     // On Linux "config\\prod.env" is one file name; the glob normalises it to config/prod.env and matches.
     const versions: RuleVersion[] = [{ entry: entry('pro-env', { globs: ['config/prod.env'] }), origin: 'committed', file: 'f' }];
