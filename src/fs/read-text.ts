@@ -48,6 +48,15 @@ function readIfExistsSync(path: string, encoding?: 'utf8'): Buffer | string | un
   }
 }
 
+/** Fills `bytes` from the open file `fd`, starting at `position`; throws when the file ends first. */
+export function readExactlySync(fd: number, bytes: Uint8Array, position: number): void {
+  for (let read = 0; read < bytes.length; ) {
+    const n = readSync(fd, bytes, read, bytes.length - read, position + read);
+    if (n === 0) throw new Error('the file is cut short');
+    read += n;
+  }
+}
+
 /** Reads a file of at most `max` bytes; returns its size instead when it is larger (nothing read). */
 export function readCapped(path: string, max: number): { bytes: Buffer } | { size: number } {
   assertNoSymlinkedDirs(path);

@@ -5,11 +5,11 @@
 // the CRC-32 (fs/checksum.ts) of the header's bytes, with the sum's own 8 characters as zeros, and
 // the body: the header's terms and ids are data too. A file that is missing, foreign, stale, truncated or
 // damaged reads as nothing: the caller rebuilds it.
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { checksum } from '../fs/checksum.js';
 import { writeCache } from '../fs/cache-writes.js';
-import { openIfExistsSync } from '../fs/read-text.js';
+import { openIfExistsSync, readExactlySync } from '../fs/read-text.js';
 
 // The header opens with its sum, written over these zeros once the rest is known.
 const SUM_OPENING = '{"sum":"';
@@ -104,12 +104,9 @@ export function openSnapshot<H extends SnapshotHeader>(path: string, format: str
     if (fd === undefined) return undefined;
     const file = fd;
     const total = fstatSync(file).size;
-    const readInto = (bytes: Uint8Array, position: number): void => {
-      if (readSync(file, bytes, 0, bytes.length, position) !== bytes.length) throw new Error('cut short');
-    };
     const read = (length: number, position: number): Buffer => {
       const bytes = Buffer.allocUnsafeSlow(length);
-      readInto(bytes, position);
+      readExactlySync(file, bytes, position);
       return bytes;
     };
     if (total < 4) return undefined;
@@ -126,7 +123,7 @@ export function openSnapshot<H extends SnapshotHeader>(path: string, format: str
     if (body.reduce((sum, part) => sum + part.length, 0) !== size) throw new Error(`the body's parts do not add up to ${size} bytes`);
     let at = start;
     for (const part of body) {
-      readInto(part, at);
+      readExactlySync(file, part, at);
       at += part.length;
     }
     if (!sumHolds(json, body, header.sum)) return undefined;
@@ -141,7 +138,7 @@ export function openSnapshot<H extends SnapshotHeader>(path: string, format: str
       if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
       if (whole !== undefined) return whole.subarray(from, to);
       if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(64 * 1024, to - from));
-      readInto(scratch.subarray(0, to - from), start + size + from);
+      readExactlySync(file, scratch.subarray(0, to - from), start + size + from);
       return scratch.subarray(0, to - from);
     };
     if (tailSize > 0) {

@@ -4,8 +4,9 @@
 // how rare it is, a / (a + p(word)) with p from its frequency rank (Zipf), and the direction all
 // averages share is removed (Arora et al., "A simple but tough-to-beat baseline for sentence
 // embeddings", 2017). Loaded on first use, once per process; the commit hook never loads it.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { checksum } from '../fs/checksum.js';
+import { readExactlySync } from '../fs/read-text.js';
 import { forEachWord, isStopWord } from './_text.js';
 
 /** Where the table is: data/ at the package's root, from src/knowledge or dist/knowledge. */
@@ -108,7 +109,7 @@ export function openWordVectors(path: URL | string): WordVectors {
     const size = fstatSync(fd).size;
     const read = (length: number, position: number): Buffer => {
       const bytes = Buffer.allocUnsafeSlow(length);
-      if (readSync(fd, bytes, 0, length, position) !== length) throw new Error('the file is cut short');
+      readExactlySync(fd, bytes, position);
       return bytes;
     };
     const length = size >= 4 ? read(4, 0).readUInt32LE(0) : Infinity;
