@@ -2,11 +2,11 @@
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, it } from 'node:test';
+import { checksum } from '../src/fs/checksum.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { envWithLore, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, writeFiles } from './helpers/temp.js';
@@ -177,8 +177,8 @@ describe('the commit guard, against attempts to hide a change', () => {
   });
 
   /**
-   * The guard's caches, rewritten to say the key rule has no record and its literal is one no line
-   * holds: the parse cache, and the rule snapshot with a checksum that matches its new body.
+   * The guard's caches, rewritten to say the key rule has no record and that no rule has a
+   * matcher: the parse cache, and the rule snapshot with a checksum that matches its new body.
    */
   function poisonCache(repo: string): void {
     const path = join(repo, '.knowledge/.cache/git-records.json');
@@ -186,13 +186,13 @@ describe('the commit guard, against attempts to hide a change', () => {
     for (const key of Object.keys(cache.entries)) if (key.startsWith('prohibition:pro-env.yaml:')) cache.entries[key] = { problems: [] };
     writeFileSync(path, JSON.stringify(cache));
     const snapshotPath = join(repo, '.knowledge/.cache/guard-rules.json');
-    const text = readFileSync(snapshotPath, 'utf8');
-    const snapshot = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { pool: Array<{ id: string }>; sides: Array<{ records: number[] }>; literals: Record<string, unknown> };
-    const env = snapshot.pool.findIndex((r) => r.id === 'pro-env');
-    for (const side of snapshot.sides) side.records = side.records.filter((i) => i !== env);
-    snapshot.literals['AKIA[0-9A-Z]{16}'] = { text: 'never-in-any-line', ignoreCase: false };
-    const body = JSON.stringify(snapshot);
-    writeFileSync(snapshotPath, `${text.slice(0, text.indexOf(' '))} ${createHash('sha1').update(body).digest('hex')}\n${body}`);
+    const [head, sides, versions] = readFileSync(snapshotPath, 'utf8').split('\n') as [string, string, string];
+    const snapshot = JSON.parse(sides) as { table: Record<'paths' | 'content', unknown> };
+    const none = { rule: [], kind: '', text: [], literal: [], ignoreCase: [] };
+    snapshot.table.paths = none;
+    snapshot.table.content = none;
+    const body = `${JSON.stringify(snapshot)}\n${versions}`;
+    writeFileSync(snapshotPath, `${head.slice(0, head.indexOf(' '))} ${checksum(Buffer.from(body))}\n${body}`);
   }
 
   it('does not take its parse cache from the repository: a committed one hides no rule and is refused', async (t) => {

@@ -95,10 +95,15 @@ describe('the installed pre-commit hook', () => {
     const { repo, env, first } = await stagedKey(t);
     const path = join(repo, '.knowledge/.cache/guard-rules.json');
     const saved = readFileSync(path, 'utf8');
-    // "<key (sha1)> <CRC-32 of the body>\n<body>"
-    assert.match(saved, /^[0-9a-f]{40} [0-9a-f]{8}\n\{"pool":\[\{"kind":"prohibition","id":"pro-key",/);
-    // The rule taken out of the body, the checksum left as it was: not the file lore wrote.
-    writeFileSync(path, saved.replace('"id":"pro-key"', '"id":"pro-gone"').replace(/"content":\[[^\]]*\]/, '"content":[]'));
+    // "<key (sha1)> <CRC-32 of the body>\n<sides and rule table>\n<the rules' versions>"
+    const lines = saved.split('\n');
+    assert.match(lines[0]!, /^[0-9a-f]{40} [0-9a-f]{8}$/);
+    assert.match(lines[1]!, /^\{"sides":\[.*,"table":\{"origin":\[2\],"where":\[null\],"paths":\{"rule":\[\],"kind":"","text":\[\],"literal":\[\],"ignoreCase":\[\]\},"content":\{"rule":\[0\],"kind":"c","text":\[.+\],"literal":\[.+\],"ignoreCase":\[[01]\]\}\}\}$/);
+    assert.match(lines[2]!, /^\[\{"entry":\{"id":"pro-key",/);
+    assert.equal(lines.length, 3);
+    // The rule's matcher taken out of the table, the checksum left as it was: not the file lore wrote.
+    writeFileSync(path, saved.replace(/"content":\{"rule":\[0\],"kind":"c",[^}]*\}/, '"content":{"rule":[],"kind":"","text":[],"literal":[],"ignoreCase":[]}'));
+    assert.notEqual(readFileSync(path, 'utf8'), saved);
     const edited = await lore(['hook', 'pre-commit'], { cwd: repo, env });
     assert.deepEqual([edited.code, edited.stderr], [1, first.stderr]);
     assert.equal(readFileSync(path, 'utf8'), saved);
@@ -121,6 +126,41 @@ describe('the installed pre-commit hook', () => {
     const changed = await lore(['hook', 'pre-commit'], { cwd: repo, env });
     assert.equal(changed.code, 1);
     assert.notEqual(readFileSync(path, 'utf8').split('\n')[0], saved.split('\n')[0]);
+  });
+
+  it('applies each rule where and when it applies, read anew and from its snapshot alike', async (t) => {
+    // Every rule's literal is in the change; the automaton holds them all, and only the rules
+    // that apply (enabled, in their window, for project demo and no role) may find anything.
+    const rules = {
+      'pro-open-end': { validFrom: '2020-01-01', content: ['TOKEN_A[0-9]{4}'] },
+      'pro-expired': { validUntil: '2020-01-01', content: ['TOKEN_B[0-9]{4}'] },
+      'pro-future': { validFrom: '2999-01-01', content: ['TOKEN_C[0-9]{4}'] },
+      'pro-window': { validFrom: '2020-01-01T00:00:00Z', validUntil: '2999-12-31', content: ['TOKEN_D[0-9]{4}'] },
+      'pro-disabled': { enabled: false, content: ['TOKEN_E[0-9]{4}'] },
+      'pro-other-project': { scope: 'project', projectId: 'other', content: ['SHARED_[0-9]{4}'], globs: ['**/*.secret'] },
+      'pro-this-project': { scope: 'project', projectId: 'demo', content: ['SHARED_[0-9]{4}'] },
+      'pro-agent': { scope: 'agent_type', agentTypes: ['player'], content: ['TOKEN_H[0-9]{4}'] },
+    };
+    const repo = guardRepo(t, Object.fromEntries(Object.entries(rules).map(([id, fields]) => [prohibitionPath(id), prohibition(id, fields)])));
+    writeFiles(repo, { 'notes.txt': `${['A', 'B', 'C', 'D', 'E', 'H'].map((c) => `TOKEN_${c}1234`).join('\n')}\nSHARED_1234\n`, 'x.secret': 'x\n' });
+    gitSync(repo, ['add', '-A']);
+    const env = envWithLore(t);
+    const read = await lore(['hook', 'pre-commit', '--verbose'], { cwd: repo, env });
+    const snapshot = join(repo, '.knowledge/.cache/guard-rules.json');
+    const inode = statSync(snapshot).ino;
+    const warm = await lore(['hook', 'pre-commit', '--verbose'], { cwd: repo, env });
+    // The warm run read the snapshot and wrote nothing (a write replaces the file: a new inode).
+    assert.equal(statSync(snapshot).ino, inode);
+    for (const run of [read, warm]) {
+      assert.equal(run.code, 1);
+      assert.deepEqual([...run.stderr.matchAll(/^BLOCKED (\S+) .*\n.*$/gm)].map((m) => m[0].replace(/ \[critical\] Title of \S+/, '')), [
+        'BLOCKED pro-open-end\n  notes.txt:1:1: matched "TOKEN_A1234" (TOKEN_A[0-9]{4})',
+        'BLOCKED pro-window\n  notes.txt:4:1: matched "TOKEN_D1234" (TOKEN_D[0-9]{4})',
+        'BLOCKED pro-this-project\n  notes.txt:7:1: matched "SHARED_1234" (SHARED_[0-9]{4})',
+      ]);
+      assert.match(run.stderr, / against 3\s+prohibitions \(0 from the change itself\)/);
+    }
+    assert.equal(warm.stderr, read.stderr);
   });
 
   it("keeps the regex engine's compiled code in .git/lore/, uses it, and compiles anew over a damaged one: the secret is still blocked", async (t) => {

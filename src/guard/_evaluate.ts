@@ -10,12 +10,11 @@ import { LOCK_PATH, pinnedSourceRecords } from '../extends/sources.js';
 import { GitRecordCache, listGitSources, readGitListings, type GitListing, type GitRecords, type GitSource } from '../indexer/git-records.js';
 import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
-import { isApplicable } from '../knowledge/applicable.js';
 import { priorityRank } from '../priority.js';
 import { GUARD_KINDS, readTopLevel, type TopLevel } from './hook-git.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
-import { compileRules, unionVersions, type RuleOrigin, type RuleVersion } from './rules.js';
+import { appliedVersions, compileTable, ruleTable, unionVersions, type CompiledRules, type RuleOrigin, type RuleVersion } from './rules.js';
 import { scan, type ChangeSet, type Finding, type Scanned } from './scan.js';
 export type { Finding, Scanned };
 import { applySuppressions, type Outcome } from './suppress.js';
@@ -72,8 +71,11 @@ export function allowsOf(records: readonly StoreRecord[]): Array<{ record: Allow
 }
 
 export interface Evaluation {
+  /** Both sides' records other than prohibitions (allowlist records, roles, overrides) and config. */
   committed: GitRecords;
   change: GitRecords;
+  /** Both sides' prohibitions, unioned. */
+  rules: CompiledRules;
   changes: ChangeSet[];
   allowsFor: (finding: Finding) => Array<{ record: AllowRecord; file: string }>;
   lineText: (finding: Finding, line: number) => Promise<string | undefined>;
@@ -97,9 +99,15 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   // The project named on either side: a change that renames the project in config.yaml must not
   // leave the committed project's prohibitions (or role additions) behind.
   const projects = [...new Set([input.committed.config.project, input.change.config.project])];
-  const all = unionVersions(versions(input.committed.records, 'committed'), versions(input.change.records, 'change'));
-  const applied = all.filter((v) => projects.some((projectId) => isApplicable(v.entry, { now, projectId, agentType: role?.role })));
-  const { findings, scanned } = scan(input.changes, compileRules(applied, input.snapshot), options.onProgress);
+  const { table } = input.rules;
+  const applied = appliedVersions(table, projects.map((projectId) => ({ now, projectId, agentType: role?.role })));
+  let count = 0;
+  let fromChange = 0;
+  applied.forEach((applies, v) => {
+    count += applies;
+    if (applies === 1 && table.origin[v] === 1) fromChange++;
+  });
+  const { findings, scanned } = scan(input.changes, compileTable(input.rules, applied, (name, literals) => input.snapshot.literalSet(name, literals)), options.onProgress);
   if (role !== undefined) {
     const records = [...input.committed.records, ...input.change.records];
     const rules = [...new Map(projects.flatMap((p) => roleRules(role.role, p, records)).map((rule) => [JSON.stringify(rule), rule])).values()];
@@ -114,7 +122,7 @@ export async function evaluate(where: Where, options: CheckOptions, input: Evalu
   for (const { file } of newAllows) outcome.notes.push(`${file} is added or changed by this change; an allowlist record applies from the commit after the one that adds it`);
   return {
     scanned, project, role, outcome, invalid: input.invalid,
-    rules: { applied: applied.length, fromChange: applied.filter((v) => v.origin === 'change').length },
+    rules: { applied: count, fromChange },
     blocked: input.invalid.length > 0 || outcome.active.some((f) => f.priority === 'critical'),
   };
 }
@@ -158,31 +166,43 @@ const ENGINE_CODE = 'regex-engine.code';
  * what git answered for the rule folders at HEAD when the change leaves every rule file as HEAD
  * has it (then it keys the snapshot, and a warm run lists no rule file), and whether HEAD has turn logs.
  */
-export async function readBothSides(where: Where, top: TopLevel, committedAt: GitSource, changeAt: GitSource, atHead?: Promise<{ rules?: string; turns: boolean }>): Promise<{ committed: GitRecords; change: GitRecords; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
+export async function readBothSides(where: Where, top: TopLevel, committedAt: GitSource, changeAt: GitSource, atHead?: Promise<{ rules?: string; turns: boolean }>): Promise<{ committed: GitRecords; change: GitRecords; rules: CompiledRules; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
   const gitContext = readGitContext(where, top.branch);
   const head = await atHead;
   let snapshot = head?.rules === undefined ? undefined : RuleSnapshot.forTrees(where.cwd, head.rules);
-  let sides = snapshot?.records();
-  if (snapshot === undefined || sides === undefined) {
+  let kept = snapshot?.kept();
+  if (snapshot === undefined || kept === undefined) {
     const listings = await listGitSources(where, [committedAt, changeAt], GUARD_KINDS);
     snapshot ??= RuleSnapshot.open(where.cwd, listings);
-    sides = snapshot.records();
-    if (sides === undefined) {
+    kept = snapshot.kept();
+    if (kept === undefined) {
       const read = await readGitListings(where, cache, listings, GUARD_KINDS);
-      sides = await Promise.all(read.map((side, i) => withSources(where, cache, listings[i]!, side)));
+      const sides = await Promise.all(read.map((side, i) => withSources(where, cache, listings[i]!, side)));
+      const split = splitRules(sides[0]!, sides[1]!);
       // Sides with problems are not remembered: a pin fetched later (lore sync) must be read then.
-      if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(sides);
+      if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(split.sides, split.versions, split.rules.table);
+      kept = split;
     }
   }
-  const [committed, change] = sides as [GitRecords, GitRecords];
+  const [committed, change] = kept.sides as [GitRecords, GitRecords];
   failOnProblems(committed.problems);
   const context = { ...(await gitContext), ...(head === undefined ? {} : { turnsAtHead: head.turns }) };
   if ('index' in changeAt && !committed.exists && !change.exists) {
     const uncommitted = await uncommittedStore(where.cwd);
-    if (uncommitted !== undefined) return { committed: uncommitted, change, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+    if (uncommitted !== undefined) {
+      const split = splitRules(uncommitted, change);
+      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+    }
   }
-  return { committed, change, cache, snapshot, git: context, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+  return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+}
+
+/** Both sides' prohibitions, unioned into one rule table, and the sides without them. */
+function splitRules(committed: GitRecords, change: GitRecords): { sides: GitRecords[]; versions: RuleVersion[]; rules: CompiledRules } {
+  const all = unionVersions(versions(committed.records, 'committed'), versions(change.records, 'change'));
+  const sides = [committed, change].map((side) => ({ ...side, records: side.records.filter((r) => r.kind !== 'prohibition') }));
+  return { sides, versions: all, rules: { table: ruleTable(all), version: (v) => all[v]! } };
 }
 
 /**

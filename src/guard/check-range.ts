@@ -18,7 +18,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
   if (commits.length === 0) {
     throw new LoreError('EMPTY_RANGE', `the range ${options.range} has no commits to check (merge base ${mergeBase.slice(0, 12)} is its head)`, { hint: 'an empty range is not a pass: check that CI fetched the branch and its base' });
   }
-  const { committed, change, cache, snapshot, git: context, changeProblems } = sides;
+  const { committed, change, rules, cache, snapshot, git: context, changeProblems } = sides;
   // Records and config as they are at the head; log lines as each commit added them.
   const touched = [...new Set(changes.flatMap((c) => changedRecords(c.files).map((f) => f.path)))];
   const atHead = touched.length === 0 ? [] : await listTree(where, head, touched);
@@ -32,7 +32,7 @@ export async function checkRange(options: CheckOptions & { range: string }): Pro
   const baseAllows = allowsOf(committed.records);
   const headAllows = allowsOf(change.records).filter((a) => lastTouched.has(a.file));
   const result = await evaluate(where, options, {
-    committed, change, cache, snapshot, git: context, changes, invalid,
+    committed, change, rules, cache, snapshot, git: context, changes, invalid,
     allowsFor: (finding) => {
       const at = order.get(finding.commit!) ?? Infinity;
       const fromRange = headAllows.filter((a) => lastTouched.get(a.file)! < at);

@@ -18,7 +18,7 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
     const answers = looks.map((answer) => (answer === undefined ? 'missing' : `${answer.id} ${answer.type}`));
     return { ...(paths.some(isGuardPath) ? {} : { rules: answers.slice(0, RULE_TREES_AT_HEAD.length).join('\n') }), turns: looks[RULE_TREES_AT_HEAD.length] !== undefined };
   });
-  const [staged, { committed, change, cache, snapshot, git: context, changeProblems, notes }] = await Promise.all([
+  const [staged, { committed, change, rules, cache, snapshot, git: context, changeProblems, notes }] = await Promise.all([
     read,
     readBothSides(where, top, { ref: 'HEAD' }, { index: true }, atHead),
   ]);
@@ -27,7 +27,7 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   // A finding's file is one the diff named: its staged text was read with the change.
   const blobOf = new Map(files.map((file) => [file.path, file.blob]));
   const result = await evaluate(where, options, {
-    committed, change, cache, snapshot, git: context, changes: [{ files }], invalid, notes,
+    committed, change, rules, cache, snapshot, git: context, changes: [{ files }], invalid, notes,
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader((finding) => ({ key: finding.path, read: async () => staged.read.blobs.get(blobOf.get(finding.path) ?? '') })),
   });
@@ -39,10 +39,10 @@ export async function checkFiles(options: CheckOptions & { paths: readonly strin
   const top = await repoRoot(options);
   const where = { cwd: top.root, env: options.env };
   const { readWorkingFiles } = await import('./working-files.js');
-  const { committed, change, cache, snapshot, git: context, changeProblems, notes } = await readBothSides(where, top, { ref: 'HEAD' }, { index: true });
+  const { committed, change, rules, cache, snapshot, git: context, changeProblems, notes } = await readBothSides(where, top, { ref: 'HEAD' }, { index: true });
   const files: ChangedFile[] = await readWorkingFiles(top.root, options.cwd, options.paths);
   const result = await evaluate(where, options, {
-    committed, change, cache, snapshot, git: context, changes: [{ files }], invalid: changeProblems, notes,
+    committed, change, rules, cache, snapshot, git: context, changes: [{ files }], invalid: changeProblems, notes,
     allowsFor: () => allowsOf([...committed.records, ...change.records]),
     lineText: async (finding, line) => files.find((f) => f.path === finding.path)?.added[line - 1]?.text,
   });

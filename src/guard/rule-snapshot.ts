@@ -1,10 +1,13 @@
 // What a warm guard needs of both sides' knowledge, in one small file: the records of the guard's
-// kinds (prohibitions cut to the fields the guard reads) and the prefilter literal of each
-// pattern, keyed by the listings git gave for both sides (every path and blob id the records came
-// from) and by the lore that made it. So a warm hook parses one compact file instead of the whole
-// parse cache. Beside it, the prefilter automaton of each matcher set (guard-literals-paths.bin,
-// -content.bin), keyed by the literals it was built from, so a warm hook builds none. Caches, rebuilt when missing, damaged, edited or keyed otherwise; never read or
-// written when git tracks anything under .knowledge/.cache (the listings say so).
+// kinds other than prohibitions, the rule table (rules.ts: every prohibition's applicability and
+// matchers with their literals, in columns) and, read only when a finding needs them, the
+// prohibitions themselves (cut to the fields the guard reads). Keyed by the listings git gave for
+// both sides (every path and blob id the records came from) and by the lore that made it. So a
+// warm hook parses a few arrays instead of the whole parse cache. Beside it, the prefilter
+// automaton of each matcher set (guard-literals-paths.bin, -content.bin), keyed by the literals it
+// was built from, so a warm hook builds none. Caches, rebuilt when missing, damaged, edited or
+// keyed otherwise; never read or written when git tracks anything under .knowledge/.cache (the
+// listings say so).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -13,9 +16,9 @@ import { readBytesIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import type { GitListing, GitRecords } from '../indexer/git-records.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
+import type { KnowledgeEntry } from '../types.js';
 import { LiteralSet } from './aho-corasick.js';
-import { patternLiteral, type CompileMemory } from './rules.js';
-import type { RequiredLiteral } from './literals.js';
+import { originOf, type CompiledRules, type RuleTable, type RuleVersion } from './rules.js';
 import { RULE_TREES_AT_HEAD } from './hook-git.js';
 
 /** The fields of a prohibition the guard reads: applicability, the matchers, what a finding says, and the tests its own file may hold. */
@@ -29,23 +32,25 @@ const sha1 = (data: string | Uint8Array): string => createHash('sha1').update(da
 const HEADER = 84;
 const header = (key: string, sum: string): string => `${key} ${sum}`.padEnd(HEADER - 1) + '\n';
 
-type Record_ = GitRecords['records'][number];
+/** A version as saved: its origin is in the table. */
+type SavedVersion = Omit<RuleVersion, 'origin'>;
 
-/** Both sides as saved: a record the sides share (same file, same blob) is written once, in `pool`. */
+/**
+ * The body: one line of JSON with both sides (prohibitions left out) and the table, then one with
+ * the versions, parsed only when a finding needs one (JSON text holds no raw line break).
+ */
 interface Saved {
-  pool: Record_[];
-  sides: Array<Omit<GitRecords, 'records'> & { records: number[] }>;
-  literals: Record<string, RequiredLiteral | null>;
+  sides: GitRecords[];
+  table: RuleTable;
 }
 
-/** The guard's records of both sides, from the snapshot or read anew, and the literals it remembers. */
-export class RuleSnapshot implements CompileMemory {
+/** The guard's records of both sides and their rule table, from the snapshot or read anew. */
+export class RuleSnapshot {
   private readonly path: string;
   /** Automata built this run, to save: file → header and bytes. */
   private readonly built = new Map<string, { head: string; bytes: Uint8Array }>();
-  private literals: Record<string, RequiredLiteral | null> = {};
-  private sides: GitRecords[] | undefined;
-  private dirty = false;
+  private stored: { sides: GitRecords[]; rules: CompiledRules } | undefined;
+  private toSave: { sides: GitRecords[]; table: RuleTable; versions: readonly RuleVersion[] } | undefined;
 
   /** `key` undefined: nothing is read or saved (a listing tracks the cache). */
   private constructor(root: string, private readonly key: string | undefined) {
@@ -56,9 +61,16 @@ export class RuleSnapshot implements CompileMemory {
       const bytes = readBytesIfExistsSync(this.path) ?? Buffer.alloc(0);
       const newline = bytes.indexOf(10);
       if (newline !== -1 && bytes.toString('latin1', 0, newline) === `${key} ${checksum(bytes.subarray(newline + 1))}`) {
-        const saved = JSON.parse(bytes.toString('utf8', newline + 1)) as Saved;
-        this.sides = saved.sides.map((side) => ({ ...side, records: side.records.map((i) => saved.pool[i]!) }));
-        this.literals = saved.literals;
+        const second = bytes.indexOf(10, newline + 1);
+        if (second === -1) return;
+        const saved = JSON.parse(bytes.toString('utf8', newline + 1, second)) as Saved;
+        const { table } = saved;
+        let versions: RuleVersion[] | undefined;
+        const version = (v: number): RuleVersion => {
+          versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((saved, at) => ({ ...saved, origin: originOf(table, at) }));
+          return versions[v]!;
+        };
+        this.stored = { sides: saved.sides, rules: { table, version } };
       }
     } catch {
       // missing or damaged: read anew and saved again
@@ -84,25 +96,14 @@ export class RuleSnapshot implements CompileMemory {
     return new RuleSnapshot(root, sha1(`${cacheKey()}\ntrees\n${trees}`));
   }
 
-  /** Both sides' records when the snapshot holds them. */
-  records(): GitRecords[] | undefined {
-    return this.sides;
+  /** Both sides (their records other than prohibitions) and the rules, when the snapshot holds them. */
+  kept(): { sides: GitRecords[]; rules: CompiledRules } | undefined {
+    return this.stored;
   }
 
-  /** Remembers both sides' records (read anew, problems included) for the next run. */
-  keep(sides: readonly GitRecords[]): void {
-    if (this.key === undefined) return;
-    this.sides = sides.map((side) => ({ ...side, records: side.records.map((r) => (r.kind === 'prohibition' ? { ...r, value: pick(r.value as Record<string, unknown>) } : r)) }));
-    this.dirty = true;
-  }
-
-  /** The prefilter literal of a pattern (or `glob:<glob>`), computed once and remembered. */
-  literal(source: string): RequiredLiteral | undefined {
-    if (!(source in this.literals)) {
-      this.literals[source] = patternLiteral(source) ?? null;
-      this.dirty = true;
-    }
-    return this.literals[source] ?? undefined;
+  /** Remembers both sides (read anew, problems included, prohibitions left out) and their rules' versions and table, for the next run. */
+  keep(sides: GitRecords[], versions: readonly RuleVersion[], table: RuleTable): void {
+    if (this.key !== undefined) this.toSave = { sides, table, versions };
   }
 
   /**
@@ -133,24 +134,16 @@ export class RuleSnapshot implements CompileMemory {
   async save(): Promise<void> {
     await Promise.all([...this.built].map(([path, { head, bytes }]) => writeFileAtomic(path, Buffer.concat([Buffer.from(head, 'latin1'), bytes]), { durable: false }).catch(() => undefined)));
     this.built.clear();
-    if (!this.dirty || this.key === undefined || this.sides === undefined) return;
-    const pool: Record_[] = [];
-    const at = new Map<string, number>();
-    const sides = this.sides.map((side) => ({
-      ...side,
-      records: side.records.map((record) => {
-        const key = `${record.file}\0${record.blob}`;
-        if (!at.has(key)) at.set(key, pool.push(record) - 1);
-        return at.get(key)!;
-      }),
-    }));
-    const body = Buffer.from(JSON.stringify({ pool, sides, literals: this.literals } satisfies Saved));
+    if (this.toSave === undefined || this.key === undefined) return;
+    const { sides, table, versions } = this.toSave;
+    this.toSave = undefined;
+    const saved: SavedVersion[] = versions.map(({ entry, file, identity }) => ({ entry: pick(entry), file, ...(identity === undefined ? {} : { identity }) }));
+    const body = Buffer.from(`${JSON.stringify({ sides, table } satisfies Saved)}\n${JSON.stringify(saved)}`);
     await writeFileAtomic(this.path, Buffer.concat([Buffer.from(`${this.key} ${checksum(body)}\n`), body]), { durable: false }).catch(() => undefined);
   }
 }
 
-function pick(value: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const field of GUARD_FIELDS) if (value[field] !== undefined) kept[field] = value[field];
-  return kept;
+function pick(entry: KnowledgeEntry): KnowledgeEntry {
+  const fields = entry as unknown as Record<string, unknown>;
+  return Object.fromEntries(GUARD_FIELDS.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]])) as unknown as KnowledgeEntry;
 }
