@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiteralSet } from '../src/guard/aho-corasick.js';
 import { requiredLiteral } from '../src/guard/literals.js';
-import { compileRules, forCandidates, patternLiteral, type RuleVersion } from '../src/guard/rules.js';
-import { redact, scan } from '../src/guard/scan.js';
+import { compileRules, compileTable, forCandidates, patternLiteral, ruleTable, type RuleVersion } from '../src/guard/rules.js';
+import { redact, scan, type ChangeSet } from '../src/guard/scan.js';
 import { compileGlob, globProblem } from '../src/match/glob.js';
 import { compileRegex, type SafeRegex } from '../src/match/regex.js';
 import type { KnowledgeEntry } from '../src/types.js';
@@ -196,6 +196,22 @@ describe('scanning through the prefilter', () => {
     const files = [{ path: 'notes.txt', status: 'added' as const, added: texts.map((text, i) => ({ line: i + 1, text: `x ${text} y` })) }];
     const { findings } = scan([{ files }], compiled);
     assert.deepEqual(findings.map((f) => f.line), texts.map((_, i) => i + 1));
+  });
+
+  it('asks for a rule\'s version only when its test matched: the snapshot\'s versions are parsed for a finding, not to compile', () => {
+    // One regex with no usable literal (it always runs) and one whose literal is found in a line it does not match.
+    const versions: RuleVersion[] = [
+      { entry: entry('pro-gh', { content: ['\\bgh[pousr]_[A-Za-z0-9]{36}\\b'] }), origin: 'committed', file: 'a' },
+      { entry: entry('pro-aws', { content: ['AKIA[0-9A-Z]{16}'] }), origin: 'both', file: 'b' },
+    ];
+    const asked: number[] = [];
+    const compiled = compileTable({ table: ruleTable(versions), version: (v) => (asked.push(v), versions[v]!) }, Uint8Array.of(1, 1));
+    assert.equal(compiled.content.always.length, 1);
+    const files = (text: string): ChangeSet[] => [{ files: [{ path: 'x.txt', status: 'added', added: [{ line: 1, text }] }] }];
+    assert.deepEqual(scan(files('AKIA is not a key; gh_ is not a token'), compiled).findings, []);
+    assert.deepEqual(asked, []);
+    const { findings } = scan(files(`key AKIA${'A'.repeat(16)}`), compiled);
+    assert.deepEqual([findings.map((f) => [f.entryId, f.origin, f.ruleFile]), [...new Set(asked)]], [[['pro-aws', 'both', 'b']], [1]]);
   });
 
   it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {

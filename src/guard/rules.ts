@@ -209,8 +209,13 @@ export class MatcherSet {
     const kind = KINDS[this.columns.kind[first] as keyof typeof KINDS];
     const text = this.columns.text[first]!;
     const test = compiledLazily(kind, text);
+    const { version } = this;
     const group: Matcher[] = [];
-    for (let m = first; m !== -1; m = next[m]!) group.push({ id: m, rule: this.version(this.columns.rule[m]!), kind, text, test, literal: this.literal(m) });
+    for (let m = first; m !== -1; m = next[m]!) {
+      const v = this.columns.rule[m]!;
+      // The version is asked for when a test matched: a snapshot's versions are parsed then, not for every group made.
+      group.push({ id: m, get rule() { return version(v); }, kind, text, test, literal: this.literal(m) });
+    }
     for (const m of group) this.made[m.id] = group;
     return group;
   }

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 
-/** Bump when parsing, the rules or derived values (prefilter literals) change in a way the schemas do not show. */
-const CACHE_FORMAT = 10;
+/** Bump when parsing, the rules or derived values (prefilter literals, the guard's rule table: validity windows as read) change in a way the schemas do not show. */
+const CACHE_FORMAT = 11;
 
 let rulesKey: string | undefined;
 
