@@ -214,6 +214,13 @@ describe('scanning through the prefilter', () => {
     assert.deepEqual([findings.map((f) => [f.entryId, f.origin, f.ruleFile]), [...new Set(asked)]], [[['pro-aws', 'both', 'b']], [1]]);
   });
 
+  it('refuses to hand out the group of a matcher whose rule does not apply, rather than an empty one', () => {
+    const versions: RuleVersion[] = [{ entry: entry('pro-off', { content: ['TOKEN_[0-9]{4}'] }), origin: 'committed', file: 'a' }];
+    const { content } = compileTable({ table: ruleTable(versions), version: (v) => versions[v]! }, Uint8Array.of(0));
+    assert.deepEqual([content.applies(0), content.matchers], [false, []]);
+    assert.throws(() => content.group(0), /^Error: matcher 0 belongs to a rule that does not apply$/);
+  });
+
   it('finds a glob match in a path with a backslash, which the glob reads as a slash', () => {
     // On Linux "config\\prod.env" is one file name; the glob normalises it to config/prod.env and matches.
     const versions: RuleVersion[] = [{ entry: entry('pro-env', { globs: ['config/prod.env'] }), origin: 'committed', file: 'f' }];

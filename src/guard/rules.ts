@@ -206,6 +206,8 @@ export class MatcherSet {
     if (made !== undefined) return made;
     const { leader, next } = (this.leaders ??= this.lead());
     const first = leader[id]!;
+    // Only an applying matcher has a group: asking for another is a bug, never an empty group to pass over.
+    if (first === -1) throw new Error(`matcher ${id} belongs to a rule that does not apply`);
     const kind = KINDS[this.columns.kind[first] as keyof typeof KINDS];
     const text = this.columns.text[first]!;
     const test = compiledLazily(kind, text);
