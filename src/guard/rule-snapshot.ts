@@ -67,7 +67,7 @@ export class RuleSnapshot {
         const { table } = saved;
         let versions: RuleVersion[] | undefined;
         const version = (v: number): RuleVersion => {
-          versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((saved, at) => ({ ...saved, origin: originOf(table, at) }));
+          versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((item, at) => ({ ...item, origin: originOf(table, at) }));
           return versions[v]!;
         };
         this.stored = { sides: saved.sides, rules: { table, version } };
