@@ -51,33 +51,90 @@ function sumHolds(json: Buffer, body: readonly Uint8Array[], sum: string): boole
   return sumOf(json, ...body) === sum;
 }
 
+/** Where a snapshot's bytes come from: a file opened once, or bytes in memory. */
+interface Source {
+  size: number;
+  /** Fills `bytes` from `position` on; throws when the source ends first. */
+  read(bytes: Uint8Array, position: number): void;
+}
+
+/** A framed snapshot: its header, its body in the parts `into` gave, and a reader of its tail's ranges. */
+export interface Unframed<H> {
+  header: H;
+  body: Uint8Array[];
+  /** Bytes `from`..`to` of the tail, in a buffer the next call may overwrite: the caller checks what it reads. */
+  tail: (from: number, to: number) => Buffer;
+}
+
+type BodyParts<H> = (header: H, length: number) => Uint8Array[];
+
+const ownBuffer = (_header: unknown, length: number): Uint8Array[] => [Buffer.allocUnsafeSlow(length)];
+
+/** After this many ranges of a tail read one by one, the rest comes from the whole tail, read once. */
+const RANGES_ONE_BY_ONE = 2048;
+
 /**
- * The header, body and tail of `bytes` when they are a whole snapshot of `format` made under `key`
- * whose body (undamaged) and tail have the lengths `bodyLength` and `tailLength` compute from the
- * header; otherwise undefined. The body starts on 8 bytes (copied when the buffer does not).
+ * The snapshot `source` holds when it is a whole one of `format` made under `key`, whose body
+ * (undamaged: its sum is checked) and tail have the lengths `bodyLength` and `tailLength` compute
+ * from the header; otherwise undefined. The body is read into `into(header, length)`'s arrays one
+ * after the other, so a cache can read its rows straight into the memory it keeps them in.
  */
-export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0): { header: H; body: Buffer; tail: Buffer } | undefined {
+function unframe<H extends SnapshotHeader>(source: Source, name: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number, into: BodyParts<H>): Unframed<H> | undefined {
+  const read = (length: number, position: number): Buffer => {
+    const bytes = Buffer.allocUnsafeSlow(length);
+    source.read(bytes, position);
+    return bytes;
+  };
+  if (source.size < 4) return undefined;
+  const length = read(4, 0).readUInt32LE(0);
+  if (4 + length > source.size) return undefined;
+  const json = read(length, 4);
+  const found = headerOf<H>(json, format, key);
+  if (found === undefined) return undefined;
+  const { header, start } = found;
+  const size = bodyLength(header);
+  const tailSize = tailLength(header);
+  if (size < 0 || source.size !== start + size + tailSize) return undefined;
+  const body = into(header, size);
+  if (body.reduce((sum, part) => sum + part.length, 0) !== size) throw new Error(`the body's parts do not add up to ${size} bytes`);
+  let at = start;
+  for (const part of body) {
+    source.read(part, at);
+    at += part.length;
+  }
+  if (!sumHolds(json, body, header.sum)) return undefined;
+  // Read range by range into one buffer; a process that asks for many ranges (it goes through
+  // every entry) gets the whole tail read once.
+  let whole: Buffer | undefined;
+  let scratch = Buffer.alloc(0);
+  let ranges = 0;
+  const tail = (from: number, to: number): Buffer => {
+    if (!(from >= 0 && from <= to && to <= tailSize)) throw new Error(`no bytes ${from}..${to} in the tail of ${name}`);
+    if (from === to) return Buffer.alloc(0);
+    if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
+    if (whole !== undefined) return whole.subarray(from, to);
+    if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(64 * 1024, to - from));
+    source.read(scratch.subarray(0, to - from), start + size + from);
+    return scratch.subarray(0, to - from);
+  };
+  return { header, body, tail };
+}
+
+/** unframe for snapshot bytes in memory (a snapshot just made, or a test's). */
+export function unframeSnapshot<H extends SnapshotHeader>(bytes: Buffer, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0, into: BodyParts<H> = ownBuffer): Unframed<H> | undefined {
+  const source: Source = {
+    size: bytes.length,
+    read: (to, position) => {
+      if (position + to.length > bytes.length) throw new Error('the snapshot is cut short');
+      to.set(bytes.subarray(position, position + to.length));
+    },
+  };
   try {
-    if (bytes.length < 4) return undefined;
-    const length = bytes.readUInt32LE(0);
-    if (4 + length > bytes.length) return undefined;
-    const json = Buffer.from(bytes.subarray(4, 4 + length));
-    const found = headerOf<H>(json, format, key);
-    if (found === undefined) return undefined;
-    const { header, start } = found;
-    const size = bodyLength(header);
-    if (size < 0 || bytes.length !== start + size + tailLength(header)) return undefined;
-    // Typed arrays need aligned offsets; a buffer from a pool may not start on 8 bytes.
-    const within = bytes.subarray(start, start + size);
-    const body = (bytes.byteOffset + start) % 8 === 0 ? within : Buffer.from(within);
-    return sumHolds(json, [body], header.sum) ? { header, body, tail: bytes.subarray(start + size) } : undefined;
+    return unframe(source, 'the snapshot', format, key, bodyLength, tailLength, into);
   } catch {
     return undefined; // damaged: rebuilt by the caller
   }
 }
-
-/** After this many ranges of a tail read one by one, the rest comes from the whole tail, read once. */
-const RANGES_ONE_BY_ONE = 2048;
 
 /** Closes the file of a snapshot opened by openSnapshot once nothing can read its tail any more. */
 const openFiles = new FinalizationRegistry<number>((fd) => {
@@ -89,63 +146,23 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
 });
 
 /**
- * unframeSnapshot for the file at `path`, reading its header and body only. The body is read into
- * `into(header, length)`'s arrays one after the other (by default one buffer of its own), so a
- * cache can read its rows straight into the memory it keeps them in. The tail stays in the file,
- * and `tail(from, to)` reads that range of it (the file as it was opened: one written over it
- * meanwhile is another file) into bytes that the next call may overwrite: for a cache whose tail
- * is mostly not needed (the knowledge index: a query shows a few entries of thousands). The caller
- * checks what it reads of the tail.
+ * unframe for the snapshot file at `path`, reading its header and body only. The tail stays in the
+ * file, read range by range when asked for (the file as it was opened: one written over it
+ * meanwhile is another file): for a cache whose tail is mostly not needed (the knowledge index: a
+ * query shows a few entries of thousands). The file is closed once the tail reader is collected.
  */
-export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0, into: (header: H, length: number) => Uint8Array[] = (_, length) => [Buffer.allocUnsafeSlow(length)]): { header: H; body: Uint8Array[]; tail: (from: number, to: number) => Buffer } | undefined {
+export function openSnapshot<H extends SnapshotHeader>(path: string, format: string, key: string, bodyLength: (header: H) => number, tailLength: (header: H) => number = () => 0, into: BodyParts<H> = ownBuffer): Unframed<H> | undefined {
   let fd: number | undefined;
   try {
     fd = openIfExistsSync(path);
     if (fd === undefined) return undefined;
     const file = fd;
-    const total = fstatSync(file).size;
-    const read = (length: number, position: number): Buffer => {
-      const bytes = Buffer.allocUnsafeSlow(length);
-      readExactlySync(file, bytes, position);
-      return bytes;
-    };
-    if (total < 4) return undefined;
-    const length = read(4, 0).readUInt32LE(0);
-    if (4 + length > total) return undefined;
-    const json = read(length, 4);
-    const found = headerOf<H>(json, format, key);
-    if (found === undefined) return undefined;
-    const { header, start } = found;
-    const size = bodyLength(header);
-    const tailSize = tailLength(header);
-    if (size < 0 || total !== start + size + tailSize) return undefined;
-    const body = into(header, size);
-    if (body.reduce((sum, part) => sum + part.length, 0) !== size) throw new Error(`the body's parts do not add up to ${size} bytes`);
-    let at = start;
-    for (const part of body) {
-      readExactlySync(file, part, at);
-      at += part.length;
-    }
-    if (!sumHolds(json, body, header.sum)) return undefined;
-    // Read range by range into one buffer; a process that asks for many ranges (it goes through
-    // every entry) gets the whole tail read once.
-    let whole: Buffer | undefined;
-    let scratch = Buffer.alloc(0);
-    let ranges = 0;
-    const tail = (from: number, to: number): Buffer => {
-      if (!(from >= 0 && from <= to && to <= tailSize)) throw new Error(`no bytes ${from}..${to} in the tail of ${path}`);
-      if (from === to) return Buffer.alloc(0);
-      if (whole === undefined && ++ranges > RANGES_ONE_BY_ONE) whole = read(tailSize, start + size);
-      if (whole !== undefined) return whole.subarray(from, to);
-      if (to - from > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(64 * 1024, to - from));
-      readExactlySync(file, scratch.subarray(0, to - from), start + size + from);
-      return scratch.subarray(0, to - from);
-    };
-    if (tailSize > 0) {
+    const framed = unframe({ size: fstatSync(file).size, read: (bytes, position) => readExactlySync(file, bytes, position) }, path, format, key, bodyLength, tailLength, into);
+    if (framed !== undefined && tailLength(framed.header) > 0) {
       fd = undefined;
-      openFiles.register(tail, file);
+      openFiles.register(framed.tail, file);
     }
-    return { header, body, tail };
+    return framed;
   } catch {
     return undefined; // a symlink, an unreadable or damaged file: rebuilt by the caller
   } finally {

@@ -71,7 +71,7 @@ const bodyLength = (header: Header): number => (typeof header.identity === 'stri
 /** The snapshot `bytes` hold when they are whole and undamaged, made under `key`; otherwise undefined. */
 export function parseBm25(bytes: Buffer, key: string): Bm25Snapshot | undefined {
   const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength);
-  return framed === undefined ? undefined : bm25Of(framed.header, framed.body);
+  return framed === undefined ? undefined : bm25Of(framed.header, framed.body[0] as Buffer);
 }
 
 function bm25Of(header: Header, body: Buffer): Bm25Snapshot {

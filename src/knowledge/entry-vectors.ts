@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { cacheKey } from '../store/cache-key.js';
 import { CACHE_DIR, knowledgeDir } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
-import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
+import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader, type Unframed } from './_snapshot.js';
 import { keyAt, rowsByKey, TEXT_KEY_BYTES } from './_text-key.js';
 import { VectorRows } from './vector-scan.js';
 import { embedText, type WordVectors } from './word-vectors.js';
@@ -75,18 +75,18 @@ const bodyLength = (dims: number) => (header: Header): number => (header.dims ==
 
 /** The snapshot `bytes` hold when they are whole and undamaged, of `dims`-wide vectors, made under `key`; otherwise undefined. */
 export function parseEntryVectors(bytes: Buffer, key: string, dims: number): EntryVectorSnapshot | undefined {
-  const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength(dims));
-  if (framed === undefined) return undefined;
-  const { size, identity } = framed.header;
-  const matrix = new VectorRows(size, dims);
-  matrix.data.set(new Float32Array(framed.body.buffer, framed.body.byteOffset, size * dims));
-  return { matrix, identity, keys: framed.body.subarray(4 * size * dims) };
+  return vectorsOf(dims, (into) => unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength(dims), undefined, into));
 }
 
 /** parseEntryVectors for the snapshot file at `path`: its rows read straight into the matrix the scan runs over. */
 export function openEntryVectors(path: string, key: string, dims: number): EntryVectorSnapshot | undefined {
+  return vectorsOf(dims, (into) => openSnapshot<Header>(path, FORMAT, key, bodyLength(dims), undefined, into));
+}
+
+/** The snapshot `unframe` reads, its rows read into the matrix the scan runs over. */
+function vectorsOf(dims: number, unframe: (into: (header: Header) => Uint8Array[]) => Unframed<Header> | undefined): EntryVectorSnapshot | undefined {
   let matrix: VectorRows | undefined;
-  const framed = openSnapshot<Header>(path, FORMAT, key, bodyLength(dims), undefined, (header) => {
+  const framed = unframe((header) => {
     matrix = new VectorRows(header.size, dims);
     const { data } = matrix;
     return [new Uint8Array(data.buffer, data.byteOffset, data.byteLength), Buffer.allocUnsafeSlow(TEXT_KEY_BYTES * header.size)];

@@ -121,7 +121,7 @@ const tailLength = (header: Header): number => header.textBytes;
 /** The snapshot held by `bytes` when they are a whole, undamaged one made under `key`; otherwise undefined. */
 export function parseIndex(bytes: Buffer, key: string): IndexSnapshot | undefined {
   const framed = unframeSnapshot<Header>(bytes, FORMAT, key, bodyLength, tailLength);
-  return framed === undefined ? undefined : indexOf(framed.header, framed.body, (from, to) => framed.tail.subarray(from, to));
+  return framed === undefined ? undefined : indexOf(framed.header, framed.body[0] as Buffer, framed.tail);
 }
 
 /** The snapshot in the file at `path` when it is a whole, undamaged one made under `key`: its entries' JSON read when asked for. */
