@@ -7,12 +7,16 @@ import { pathToFileURL } from 'node:url';
 import { lore } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+import { LORE_HOOK } from '../src/guard/_hook-script.js';
+import { PREVIOUS_SHIMS, SHIM } from '../src/guard/_hook-files.js';
 
 /** The line lore puts in a husky hook, as users will read it: husky 9.1+ puts node_modules/.bin on PATH. */
-const LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+const LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore_hook lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim`;
 
 /** The line lore puts in a tracked hook file that git runs itself (no PATH from a manager). */
-const GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
+const GIT_LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then lore_hook ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore_hook lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim`;
+/** What an earlier lore wrote (it never asked lore serve). */
+const PREVIOUS_GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
@@ -313,6 +317,24 @@ describe('lore hook install with a plain git hook', () => {
     });
   }
 
+  it("brings an earlier lore's shim up to date: status still proves it runs lore, install rewrites it, the chained hook stays", async (t) => {
+    const repo = guardRepo(t, ENV_RULE);
+    const env = envWithLore(t);
+    const hook = join(repo, '.git/hooks/pre-commit');
+    writeFileSync(`${hook}.lore-chained`, '#!/bin/sh\necho "existing hook ran" >&2\n');
+    chmodSync(`${hook}.lore-chained`, 0o755);
+    writeFileSync(hook, PREVIOUS_SHIMS[0]!);
+    chmodSync(hook, 0o755);
+    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+      code: 0,
+      stdout: `lore runs on commit (git): git runs lore's shim ${hook} (as an earlier lore wrote it, which never asks lore serve: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit without running the hook it chains\n`,
+      stderr: '',
+    });
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook}\n`, stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), SHIM);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `existing hook ran\n${BLOCKED}`, committed: false });
+  });
+
   it("refuses lore's shim once it was edited by hand, and uninstall still puts back the hook it chained", async (t) => {
     const repo = guardRepo(t, ENV_RULE);
     const env = envWithLore(t);
@@ -381,6 +403,22 @@ describe('lore hook install with a hook file git tracks (core.hooksPath)', () =>
 
     assert.deepEqual(await lore(['hook', 'uninstall'], { cwd: repo, env }), { code: 0, stdout: `removed lore's pre-commit hook from ${hook}\n`, stderr: '' });
     assert.equal(readFileSync(hook, 'utf8'), original);
+  });
+
+  it("replaces the line an earlier lore put in a tracked hook, which status still proves until then", async (t) => {
+    const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': `#!/bin/sh\n${PREVIOUS_GIT_LINE}\necho "team hook ran" >&2\n` });
+    gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
+    const hook = join(repo, '.githooks/pre-commit');
+    chmodSync(hook, 0o755);
+    const env = envWithLore(t);
+    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+      code: 0,
+      stdout: `lore runs on commit (hooks-path): git runs ${hook} (as an earlier lore wrote it, which never asks lore serve: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
+      stderr: '',
+    });
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook} as its first command; it replaced lore's earlier line 2\n${TRACKED(hook)}`, stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${GIT_LINE}\necho "team hook ran" >&2\n`);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
   });
 
   it('refuses a tracked hook in another language rather than move it aside, and changes nothing', async (t) => {

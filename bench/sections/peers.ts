@@ -1,8 +1,8 @@
 // Side by side: the same blocked commit guarded by lore and by pre-commit's pygrep hook, run
 // interleaved with a hookless commit and a bare node start; then a guarded commit on a store of
 // 3,000 prohibitions against that floor. Every measured commit's outcome is checked.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEntry, commitAll, generateProhibitions, initStore, rng, writeEntry, writeSourceFiles } from '../generate.js';
 import { addFigure, addRow, exec, LORE, percentile, PROHIBITIONS, ROOT, RUNS, timed, type BenchContext } from '../harness.js';
@@ -68,6 +68,22 @@ function commitStep(repo: string, env: NodeJS.ProcessEnv, blocked: boolean, proo
   };
 }
 
+/**
+ * `lore serve` in `repo`, answering its commit hook: resolves once it says so. `answered()` counts
+ * the hooks it answered (every measured commit must be one), `stop()` ends it.
+ */
+async function served(repo: string, env: NodeJS.ProcessEnv, log: string): Promise<{ answered(): number; stop(): void }> {
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [LORE, 'serve', '--port', '0', '--no-ui'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const text = (): string => readFileSync(log, 'utf8');
+  for (let waited = 0; !/answers the pre-commit hook of /.test(text()); waited += 50) {
+    if (waited > 30_000 || child.exitCode !== null) throw new Error(`lore serve in ${repo} did not answer the hook:\n${text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { answered: () => text().split('\n').filter((line) => /answered a commit hook in /.test(line)).length, stop: () => child.kill('SIGTERM') };
+}
+
 const ratios = (a: readonly number[], b: readonly number[]): { paired: number; medians: number } => ({
   paired: percentile(a.map((x, i) => x / b[i]!), 50),
   medians: percentile(a, 50) / percentile(b, 50),
@@ -95,24 +111,33 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
   } else {
     process.stderr.write('peers: lore against pre-commit, 200-file repository, 20 staged files...\n');
     const base = await peerBase(dir);
-    const [withLore, withPreCommit, hookless] = ['lore', 'pre-commit', 'none'].map((name) => peerClone(base, join(dir, `peer-${name}`)));
+    const [withLore, withPreCommit, hookless, withServe] = ['lore', 'pre-commit', 'none', 'serve'].map((name) => peerClone(base, join(dir, `peer-${name}`)));
     await install(withLore!);
+    await install(withServe!);
+    const daemon = await served(withServe!, env, join(dir, 'peer-serve.log'));
     execFileSync('pre-commit', ['install'], { cwd: withPreCommit, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const blockedBy = [/^BLOCKED peer-aws-access-key /m, /^BLOCKED peer-env-file /m];
     const steps = [
-      commitStep(withLore!, env, true, [/^BLOCKED peer-aws-access-key /m, /^BLOCKED peer-env-file /m]),
+      commitStep(withLore!, env, true, blockedBy),
       commitStep(withPreCommit!, env, true, [/^AWS access key id\.+Failed$/m, /^\.env file\.+Failed$/m]),
       commitStep(hookless!, env, false, [], ['--no-verify']),
       node(hookless!),
+      commitStep(withServe!, env, true, blockedBy),
     ];
     steps.forEach((step) => step()); // warm-up: lore's caches, pre-commit's environments, the page cache
-    const [lore, preCommit, bare, floor] = interleave(steps, RUNS);
+    const [lore, preCommit, bare, floor, answered] = interleave(steps, RUNS);
+    daemon.stop();
+    if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${withServe}`);
     const name = version.stdout.trim();
     const { paired, medians } = ratios(preCommit!, lore!);
+    const byServe = ratios(preCommit!, answered!);
     addRow('peers: git commit blocked by lore (warm)', lore!, undefined, 'figure');
+    addRow('peers: git commit blocked by lore, the hook answered by lore serve', answered!, undefined, 'figure');
     addRow(`peers: git commit blocked by ${name} (pygrep + fail hooks)`, preCommit!, undefined, 'the peer');
     addRow('peers: git commit, no hook', bare!, undefined, 'floor');
     addRow("peers: node -e ''", floor!, undefined, 'floor');
     addFigure(`peers: ${name} ÷ lore, median of ${RUNS} pairs / of medians`, `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≥ 2.5× faster than pre-commit's pygrep hook: ${paired >= 2.5 ? 'met' : '**missed**'}`);
+    addFigure(`peers: ${name} ÷ lore answered by lore serve, per pair / of medians`, `${byServe.paired.toFixed(2)}× / ${byServe.medians.toFixed(2)}×`, '', `≥ 2.5× faster than pre-commit's pygrep hook: ${byServe.paired >= 2.5 ? 'met' : '**missed**'}`);
   }
 
   const many = `${PROHIBITIONS.toLocaleString('en-US')} prohibitions`;
@@ -122,9 +147,15 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
   writeSourceFiles(store, 300, 100);
   await install(store);
   const gitFloor = (cwd: string) => () => timed(process.execPath, [join(ROOT, 'bench/hook-git-floor.mjs')], cwd).ms;
-  const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, env, false, [new RegExp(`^lore: passed: no match for ${PROHIBITIONS} prohibitions in 300 files`, 'm')]), gitFloor(store)];
+  const daemon = await served(store, env, join(dir, 'prohibitions-serve.log'));
+  const passed = [new RegExp(`^lore: passed: no match for ${PROHIBITIONS} prohibitions in 300 files`, 'm')];
+  // The same hook, told not to ask the daemon (LORE_NO_DAEMON=1), and answered by it.
+  const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, { ...env, LORE_NO_DAEMON: '1' }, false, passed), gitFloor(store), commitStep(store, env, false, passed)];
   steps.forEach((step) => step());
-  const [bare, floor, guarded, reads] = interleave(steps, RUNS);
+  const [bare, floor, guarded, reads, answered] = interleave(steps, RUNS);
+  daemon.stop();
+  if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${store}`);
+  const byServe = ratios(answered!, bare!.map((x, i) => x + floor![i]!));
   const sum = bare!.map((x, i) => x + floor![i]!);
   const { paired, medians } = ratios(guarded!, sum);
   // The same ratio for a hook that reads what lore's reads and does nothing else: what is left to Node and git.
@@ -133,6 +164,8 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
   addRow(`${many}: node -e ''`, floor!, undefined, 'floor');
   addRow(`${many}: node + the hook's git reads alone (no rules, no scan)`, reads!, undefined, 'floor of a Node hook');
   addRow(`${many}: git commit of 300 files, lore hook (warm)`, guarded!, undefined, 'figure');
+  addRow(`${many}: git commit of 300 files, the hook answered by lore serve`, answered!, undefined, 'figure');
   addFigure(`${many}: guarded ÷ (no hook + node), per pair / of medians`, `${paired.toFixed(2)}× / ${medians.toFixed(2)}×`, '', `≤ 1.5× (no hook + node -e ''): ${paired <= 1.5 ? 'met' : '**missed**'}`);
+  addFigure(`${many}: answered by lore serve ÷ (no hook + node), per pair / of medians`, `${byServe.paired.toFixed(2)}× / ${byServe.medians.toFixed(2)}×`, '', `≤ 1.5× (no hook + node -e ''): ${byServe.paired <= 1.5 ? 'met' : '**missed**'}`);
   addFigure(`${many}: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians`, `${readsOnly.paired.toFixed(2)}× / ${readsOnly.medians.toFixed(2)}×`, '', 'what reading alone costs against the same target');
 }

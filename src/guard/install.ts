@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { LoreError } from '../errors.js';
 import { unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-text.js';
-import { CHAINED, LEFTHOOK_OLD, SHIM, exists, huskyRunnerProblem, isExecutable, isShim, locate, notAFolder, readHook, type HookPlace, type Where } from './_hook-files.js';
-import { HOOK_LINE, HUSKY_LINE, MARKER, foreignShebang, provesFirst, withLoreLine, withoutLoreLines } from './_hook-script.js';
+import { CHAINED, LEFTHOOK_OLD, PREVIOUS_SHIMS, SHIM, exists, huskyRunnerProblem, isExecutable, isShim, locate, notAFolder, readHook, type HookPlace, type Where } from './_hook-files.js';
+import { HOOK_LINE, HUSKY_LINE, MARKER, PREVIOUS_HOOK_LINES, foreignShebang, provesFirst, withLoreLine, withoutLoreLines } from './_hook-script.js';
 import { lefthookConfigs, lefthookSnippet } from './_lefthook.js';
 
 export { HOOK_LINE, HUSKY_LINE, MARKER, SHIM, type HookPlace };
@@ -103,6 +103,16 @@ async function installChained(place: HookPlace): Promise<InstallResult> {
     return installLine(place, { line: HOOK_LINE, foreignWhy: 'and lore does not move a tracked hook aside (the team would lose it)', problem: async () => undefined, executable: true });
   }
   if (current?.includes(MARKER)) {
+    // What an earlier lore wrote is brought up to date: the same checks, and the hook asks lore serve.
+    if (PREVIOUS_HOOK_LINES.some((line) => !isShim(current) && provesFirst(current, line).ok)) {
+      return installLine(place, { line: HOOK_LINE, foreignWhy: '', problem: async () => undefined, executable: true });
+    }
+    if (PREVIOUS_SHIMS.includes(current)) {
+      await writeKeepingMode(place.file, SHIM, ((await stat(place.file)).mode & 0o7777) | 0o111);
+      if ((await readTextIfExists(place.file)) === SHIM && (await isExecutable(place.file))) return { ...place, status: 'installed' };
+      await writeKeepingMode(place.file, current, 0o755);
+      return refuse(place, 'unproven', `lore could not update its shim ${place.file}, so it put the old one back (it still runs lore)`, 'Run lore hook uninstall, then lore hook install');
+    }
     const ours = current === SHIM || (!isShim(current) && provesFirst(current, HOOK_LINE).ok);
     if (!ours) {
       return refuse(place, 'unproven', `${place.file} carries lore's marker but is not lore's shim or line as lore writes them, so lore cannot prove what it runs`, 'Run lore hook uninstall (it removes what lore added and restores the hook it chained), then lore hook install again');

@@ -25,9 +25,9 @@ export const stopping = new Set<string>();
 /** The token of each running test daemon by URL: pages opened on it get the cookie the printed link sets. */
 export const tokens = new Map<string, string>();
 
-/** Starts `lore serve --port 0` (plus `args`) on the store at `root`; resolves once it listens. */
-export async function startDaemon(t: TestContext, root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: root, env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `lore serve --port 0` (plus `args`) on the store at `root`, from `bin` (this checkout's by default); resolves once it listens. */
+export async function startDaemon(t: TestContext, root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, bin = BIN): Promise<Daemon> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { cwd: root, env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });

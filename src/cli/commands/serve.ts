@@ -25,7 +25,9 @@ export const command = defineCommand({
     'it keeps in .knowledge/.cache/daemon.json (mode 0600), and the UI opens from the link it prints',
     '(http://127.0.0.1:7373/?token=...). While it runs, lore query, check-plan,',
     'prompt, prime, list, show, graph context and turn latest ask it instead of reading the files',
-    '(same output). The commit hook never uses it. Stop it with Ctrl-C.',
+    '(same output). It also answers the pre-commit hook that lore hook install wrote, through a socket in',
+    '.git/lore/run/ that only you can reach, by running lore hook pre-commit for it (same output, no Node',
+    'start); the hook runs lore itself whenever the daemon does not answer whole. Stop it with Ctrl-C.',
   ].join('\n'),
   options: {
     port: { type: 'integer', min: 0, max: 65535, value: 'N', description: 'the port (default 7373, or any free one when it is taken; 0: any free one)' },
@@ -60,6 +62,11 @@ export const command = defineCommand({
       ctx.print(lines.join('\n'));
     }
     if (ctx.flag('open') && !ctx.flag('no-ui')) openBrowser(link);
+    const { answerHooks } = await import('../_hook-answer.js');
+    const { git } = await import('../../git/exec.js');
+    const top = await git(['rev-parse', '--show-toplevel'], { cwd: daemon.store, env: ctx.env }).then((out) => out.trim(), () => undefined);
+    const hooks = top === undefined || top === '' ? undefined : await answerHooks(top, ctx.note);
+    if (hooks !== undefined) ctx.note(`lore serve: answers the pre-commit hook of ${top} (${hooks.path})`);
     const stop = (): void => {
       void daemon.close();
     };
@@ -74,6 +81,7 @@ export const command = defineCommand({
     process.on('uncaughtException', crash);
     process.on('unhandledRejection', crash);
     await daemon.stopped;
+    await hooks?.close();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     process.off('uncaughtException', crash);

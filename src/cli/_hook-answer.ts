@@ -1,0 +1,277 @@
+// `lore serve` answers the pre-commit hook: the hook's client (a few lines of Perl in the hook
+// script, _hook-script.ts) sends its directory, its environment and the lore it would run, and the
+// daemon runs `lore hook pre-commit` for it, the same command with the same environment, in a
+// process that has it loaded already. The client runs lore itself on anything else than a whole
+// answer, so the daemon can only make the hook faster, never weaker.
+//
+// Who may answer: a process that can make a socket in <repository>/.git/lore/run/, a folder of
+// the user's own that no one else can write (the client checks that, the daemon makes it so): the
+// same people who can change .git/hooks. What it answers with: the hook's own command, run only
+// when the lore the hook would start is this daemon's own install, unchanged on disk since the
+// daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
+// request or a check that could not run is declined: the hook runs lore, which says why.
+import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { isErrno } from '../errors.js';
+import { forgetCheckedDirs } from '../fs/no-follow.js';
+import { run } from './main.js';
+
+/** Where the hook looks for the socket, from the top of the working tree (the hook's directory). */
+export const HOOK_SOCKET = '.git/lore/run/hook.sock';
+/** The first field of a request, and of every answer. */
+export const PROTOCOL = 'lore-hook/1';
+/** A request is the client's directory and environment: anything larger is not one. */
+const MAX_REQUEST = 1024 * 1024;
+/** A client sends its request at once; one that does not is dropped. */
+const REQUEST_MS = 10_000;
+
+const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
+const OWN_BIN = join(PACKAGE, 'bin', 'lore.js');
+
+/**
+ * What identifies the code a process of this install runs: every file of bin/ and dist/ and
+ * package.json with its size, time and inode. Equal stamps: the files this daemon loaded are
+ * the files a hook would load. Read on the thread pool, beside the check it vouches for.
+ */
+export async function installStamp(root = PACKAGE): Promise<string> {
+  const files: string[] = [join(root, 'package.json')];
+  for (const dir of ['bin', 'dist']) {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true, recursive: true })) {
+      if (!entry.isDirectory() && (entry.name.endsWith('.js') || entry.name.endsWith('.json'))) files.push(join(entry.path, entry.name));
+    }
+  }
+  files.sort();
+  const stats = await Promise.all(files.map((file) => lstat(file)));
+  return files.map((file, i) => `${file}\0${stats[i]!.size}\0${stats[i]!.mtimeMs}\0${stats[i]!.ino}`).join('\n');
+}
+
+export interface HookRequest {
+  /** The lore the hook would run, as the hook names it (a path, or a name found on PATH). */
+  lore: string;
+  cwd: string;
+  /** Whether the hook's stdout is a terminal, and its width (0: unknown). */
+  tty: boolean;
+  columns: number;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Reads a request: NUL-separated fields ending with two NULs. Undefined when it is not one. */
+export function parseRequest(bytes: Buffer): HookRequest | undefined {
+  if (bytes.length < 2 || bytes[bytes.length - 1] !== 0 || bytes[bytes.length - 2] !== 0) return undefined;
+  const fields = bytes.subarray(0, bytes.length - 2).toString('utf8').split('\0');
+  const [protocol, lore, cwd, tty, columns, ...vars] = fields;
+  if (protocol !== PROTOCOL || lore === undefined || lore === '' || cwd === undefined || !isAbsolute(cwd)) return undefined;
+  if ((tty !== '0' && tty !== '1') || columns === undefined || !/^[0-9]{1,5}$/.test(columns)) return undefined;
+  const env: NodeJS.ProcessEnv = {};
+  for (const item of vars) {
+    const at = item.indexOf('=');
+    if (at <= 0) return undefined;
+    env[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return { lore, cwd, tty: tty === '1', columns: Number(columns), env };
+}
+
+/** The file the hook would run for `lore`: a path from its directory, or the first on its PATH, as the shell finds it. */
+function resolveLore(request: HookRequest): string | undefined {
+  const candidates = request.lore.includes('/')
+    ? [resolve(request.cwd, request.lore)]
+    : (request.env.PATH ?? '').split(delimiter).map((dir) => resolve(request.cwd, dir === '' ? '.' : dir, request.lore));
+  for (const candidate of candidates) {
+    try {
+      if (statSync(candidate).isFile()) return realpathSync(candidate);
+    } catch {
+      // not there: the next one
+    }
+  }
+  return undefined;
+}
+
+/** An answer: the exit code and what the command printed on each stream, framed with their lengths. */
+function answer(code: number, stdout: Buffer, stderr: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${PROTOCOL} ${code} ${stdout.length} ${stderr.length}\n`), stdout, stderr]);
+}
+
+class Capture extends Writable {
+  readonly chunks: Buffer[] = [];
+  constructor(readonly isTTY: boolean, readonly columns: number | undefined) {
+    super();
+  }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    done();
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export interface HookAnswerer {
+  /** The socket's path. */
+  path: string;
+  close(): Promise<void>;
+}
+
+/** Why this daemon does not answer: undefined when it may. */
+type Decline = (request: HookRequest) => string | undefined;
+
+/** Runs the hook's command for a request, or says why not. */
+async function respond(request: HookRequest, decline: Decline, unchanged: () => Promise<boolean>): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
+  const why = decline(request);
+  if (why !== undefined) return why;
+  // As a new process would: the folders on the way into .knowledge/ are looked at again (the
+  // watcher ignores .knowledge/.cache/, which a checkout may have turned into a link).
+  forgetCheckedDirs();
+  const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
+  const stderr = new Capture(false, undefined);
+  const [code, same] = await Promise.all([run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) }), unchanged()]);
+  if (!same) return 'lore changed on disk since this daemon started (restart lore serve)';
+  // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.
+  if (code !== 0 && code !== 1) return `the check ended with exit ${code}`;
+  return { code, stdout: stdout.bytes(), stderr: stderr.bytes() };
+}
+
+/** Makes `dir` a folder of this user's that no one else can enter, or says why it cannot be one. */
+function privateDir(dir: string): string | undefined {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = lstatSync(dir);
+  if (!info.isDirectory()) return `${dir} is not a folder`;
+  if (process.getuid !== undefined && info.uid !== process.getuid()) return `${dir} belongs to another user`;
+  if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  return undefined;
+}
+
+/** Whether something answers on the socket at `path` (another daemon of this repository). */
+function answers(path: string): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      done(true);
+    });
+    probe.once('error', () => done(false));
+  });
+}
+
+/**
+ * Listens on <top>/.git/lore/run/hook.sock for the pre-commit hooks of the working tree at `top`.
+ * Undefined, with the reason logged, where it cannot (no .git folder, a socket another daemon
+ * answers on, a platform without Unix sockets).
+ */
+export async function answerHooks(top: string, log: (text: string) => void): Promise<HookAnswerer | undefined> {
+  if (process.platform === 'win32') return undefined;
+  try {
+    return await listenForHooks(top, log);
+  } catch (error) {
+    log(`lore serve: the commit hook runs lore itself: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+async function listenForHooks(top: string, log: (text: string) => void): Promise<HookAnswerer | undefined> {
+  const gitDir = join(top, '.git');
+  try {
+    if (!lstatSync(gitDir).isDirectory()) return undefined; // a linked worktree or a submodule: its hook runs lore itself
+  } catch {
+    return undefined;
+  }
+  const dir = join(gitDir, 'lore', 'run');
+  const problem = privateDir(dir);
+  if (problem !== undefined) {
+    log(`lore serve: the commit hook runs lore itself: ${problem}`);
+    return undefined;
+  }
+  const path = join(dir, 'hook.sock');
+  if (await answers(path)) {
+    log('lore serve: another lore serve answers this repository\'s commit hook');
+    return undefined;
+  }
+  try {
+    if (lstatSync(path).isSocket()) unlinkSync(path); // left by a daemon that was killed
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  const stamp = await installStamp();
+  const unchanged = async (): Promise<boolean> => (await installStamp()) === stamp;
+  const bin = realpathSync(OWN_BIN);
+  const decline: Decline = (request) => {
+    const lore = resolveLore(request);
+    return lore === bin ? undefined : `the hook runs ${lore ?? `${request.lore} (not found)`}, not this daemon's ${bin}`;
+  };
+  // Half open: the client ends its side once it has sent, and waits for the answer on the other.
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, unchanged, log));
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(path, () => {
+        server.off('error', fail);
+        done();
+      });
+    });
+  } catch (error) {
+    log(`lore serve: the commit hook runs lore itself: cannot listen on ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
+  const ino = lstatSync(path).ino;
+  return {
+    path,
+    close: () => new Promise<void>((done) => {
+      server.close(() => done());
+      // Ours still (a newer daemon may have replaced it): remove it, so no hook knocks on a closed door.
+      try {
+        if (lstatSync(path).ino === ino) unlinkSync(path);
+      } catch {
+        // gone already
+      }
+    }),
+  };
+}
+
+function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolean>, log: (text: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const timer = setTimeout(() => socket.destroy(), REQUEST_MS);
+  const end = (text: Buffer | string): void => {
+    clearTimeout(timer);
+    socket.end(text);
+  };
+  socket.on('error', () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+  socket.on('data', (chunk: Buffer) => {
+    if (done) return;
+    chunks.push(chunk);
+    size += chunk.length;
+    const bytes = Buffer.concat(chunks);
+    if (size > MAX_REQUEST) {
+      done = true;
+      end(`${PROTOCOL} declined\n`);
+      return;
+    }
+    if (bytes.length < 2 || bytes[bytes.length - 1] !== 0 || bytes[bytes.length - 2] !== 0) return;
+    done = true;
+    const request = parseRequest(bytes);
+    if (request === undefined) {
+      end(`${PROTOCOL} declined\n`);
+      return;
+    }
+    const started = performance.now();
+    respond(request, decline, unchanged).then((result) => {
+      if (typeof result === 'string') {
+        log(`lore serve: declined a commit hook in ${request.cwd}: ${result}`);
+        end(`${PROTOCOL} declined\n`);
+        return;
+      }
+      log(`lore serve: answered a commit hook in ${request.cwd}: ${result.code === 0 ? 'passed' : 'blocked'} (${Math.round(performance.now() - started)} ms)`);
+      end(answer(result.code, result.stdout, result.stderr));
+    }, (error: unknown) => {
+      log(`lore serve: declined a commit hook in ${request.cwd}: ${(error as Error)?.message ?? String(error)}`);
+      end(`${PROTOCOL} declined\n`);
+    });
+  });
+}

@@ -1,0 +1,200 @@
+// `lore serve` answers the pre-commit hook that `lore hook install` writes, and the hook runs lore
+// itself whenever the answer is not whole: real repositories, real commits through git, a real
+// daemon (killed with SIGKILL in one test), real Perl in the hook.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, utimesSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { copyPackage, lore, LORE_BIN } from './helpers/cli.js';
+import { startDaemon, type Daemon } from './helpers/daemon.js';
+import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
+import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+
+const RULES = {
+  [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }),
+  [prohibitionPath('pro-token')]: prohibition('pro-token', { content: ['tok_[0-9a-f]{8}'] }),
+};
+
+const BLOCKED_ENV = [
+  'lore: scanned the staged change: 1 file, 1 added line, 9 bytes against 2 prohibitions (0 from the change itself)',
+  '',
+  'BLOCKED pro-env [critical] Title of pro-env',
+  '  .env: path matches **/.env',
+  '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
+  '',
+  'lore: blocked: 1 critical finding',
+  '',
+].join('\n');
+
+/** A PATH whose `lore` is a link to `bin` (npm's way: the daemon recognises its own install through it). */
+function pathWithLore(t: TestContext, bin = LORE_BIN): NodeJS.ProcessEnv {
+  const dir = tempDir(t, 'lore-path-');
+  symlinkSync(bin, join(dir, 'lore'));
+  return testEnv({ PATH: `${dir}:${process.env.PATH}` });
+}
+
+/** A guarded repository with lore's hook installed (the shim in .git/hooks). */
+async function hookedRepo(t: TestContext, env: NodeJS.ProcessEnv): Promise<string> {
+  const repo = guardRepo(t, RULES);
+  const install = await lore(['hook', 'install'], { cwd: repo, env });
+  assert.equal(install.code, 0, install.stderr);
+  return repo;
+}
+
+/** Resolves once the daemon printed a line matching `pattern` (at most 20 s). */
+async function printed(daemon: Daemon, pattern: RegExp): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (!pattern.test(daemon.output())) {
+    if (Date.now() > until) throw new Error(`lore serve never printed ${pattern}:\n${daemon.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function answering(t: TestContext, repo: string, bin?: string): Promise<Daemon> {
+  const daemon = await startDaemon(t, repo, ['--no-ui'], {}, bin);
+  await printed(daemon, /answers the pre-commit hook of /);
+  return daemon;
+}
+
+/** The daemon's lines about hooks, in order ("answered ... blocked", "declined ...: why"). */
+const hookLines = (daemon: Daemon): string[] => daemon.output().split('\n').filter((line) => / a commit hook in /.test(line)).map((line) => line.replace(/ \(\d+ ms\)$/, ''));
+
+/** Stages the files and runs git commit with its hooks. */
+async function commit(repo: string, env: NodeJS.ProcessEnv, files: Record<string, string>, args: string[] = []): Promise<{ code: number; stderr: string }> {
+  writeFiles(repo, files);
+  if (!args.includes('-a')) gitSync(repo, ['add', '--', ...Object.keys(files)]);
+  const result = await gitRun(repo, ['commit', '-q', ...args, '-m', 'change'], env);
+  return { code: result.code, stderr: result.stderr };
+}
+
+describe('lore serve answers the commit hook', () => {
+  it('blocks and passes exactly as lore itself does, and the hook asks lore again once the daemon is gone', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    const socket = join(repo, '.git/lore/run/hook.sock');
+    assert.equal(lstatSync(join(repo, '.git/lore/run')).mode & 0o777, 0o700);
+
+    const blocked = await commit(repo, env, { '.env': 'SECRET=1\n' });
+    assert.deepEqual(blocked, { code: 1, stderr: BLOCKED_ENV });
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    unlinkSync(join(repo, '.env'));
+    const passed = await commit(repo, env, { 'notes.md': 'fine\n' });
+    assert.deepEqual(passed, { code: 0, stderr: 'lore: passed: no match for 2 prohibitions in 1 file, 1 added line\n' });
+    assert.deepEqual(hookLines(daemon), [`lore serve: answered a commit hook in ${repo}: blocked`, `lore serve: answered a commit hook in ${repo}: passed`]);
+
+    // LORE_NO_DAEMON=1: the hook runs lore itself, and says the same.
+    assert.deepEqual(await commit(repo, { ...env, LORE_NO_DAEMON: '1' }, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    gitSync(repo, ['rm', '-q', '--cached', '.env']);
+    assert.equal(hookLines(daemon).length, 2);
+
+    // lore hook status still proves that lore itself is reached (its probe never asks the daemon).
+    const status = await lore(['hook', 'status', '--json'], { cwd: repo, env });
+    assert.equal((JSON.parse(status.stdout) as { runs: boolean }).runs, true);
+    assert.equal(hookLines(daemon).length, 2);
+
+    assert.equal(await daemon.stop(), 0);
+    assert.equal(existsSync(socket), false, 'a stopped daemon removes its socket');
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+  });
+
+  it('checks what git commit -a commits (the hook\'s GIT_INDEX_FILE), not the index as it was', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    const result = await commit(repo, env, { 'README.md': '# demo\nkey tok_0123abcd\n' }, ['-a']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^BLOCKED pro-token \[critical\]/m);
+    assert.match(result.stderr, /README\.md:2:5: matched "tok_0123abcd"/);
+    assert.deepEqual(hookLines(daemon), [`lore serve: answered a commit hook in ${repo}: blocked`]);
+  });
+
+  it('after kill -9, its socket is left behind: the hook runs lore itself, and the next daemon takes the socket over', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const first = await answering(t, repo);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    assert.equal(lstatSync(join(repo, '.git/lore/run/hook.sock')).isSocket(), true);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+
+    const second = await answering(t, repo);
+    const again = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+    assert.deepEqual([again.code, again.stderr], [1, BLOCKED_ENV]);
+    assert.deepEqual(hookLines(second), [`lore serve: answered a commit hook in ${repo}: blocked`]);
+  });
+
+  it('declines a hook that runs another lore, and one whose lore changed on disk since the daemon started', async (t) => {
+    const pkg = copyPackage(t);
+    const bin = join(pkg, 'bin/lore.js');
+    const repo = await hookedRepo(t, pathWithLore(t, bin));
+    const daemon = await answering(t, repo, bin);
+
+    // A wrapper script is another file than the daemon's bin/lore.js: lore runs, and blocks.
+    const wrapped = envWithLore(t);
+    const wrapper = realpathSync(join(wrapped.PATH!.split(':')[0]!, 'lore'));
+    assert.deepEqual(await commit(repo, wrapped, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    const env = pathWithLore(t, bin);
+    const again = async (): Promise<{ code: number; stderr: string }> => {
+      const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+      return { code: result.code, stderr: result.stderr };
+    };
+    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    // The copy's code changes under the running daemon (a rebuild, an upgrade in place).
+    utimesSync(join(pkg, 'dist/guard/scan.js'), new Date(), new Date(Date.now() + 5000));
+    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(hookLines(daemon), [
+      `lore serve: declined a commit hook in ${repo}: the hook runs ${wrapper}, not this daemon's ${realpathSync(bin)}`,
+      `lore serve: answered a commit hook in ${repo}: blocked`,
+      `lore serve: declined a commit hook in ${repo}: lore changed on disk since this daemon started (restart lore serve)`,
+    ]);
+  });
+
+  it('is never asked through a run folder that others can enter', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    chmodSync(join(repo, '.git/lore/run'), 0o755);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(hookLines(daemon), []);
+  });
+
+  it('a listener that answers less than a whole frame cannot pass a commit: the hook runs lore', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const dir = join(repo, '.git/lore/run');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Each says "passed, exit 0" in a frame that is cut short, too long, or not the protocol.
+    for (const reply of ['lore-hook/1 0 0 9\nlore: ok', 'lore-hook/1 0 0 2\nokok', 'lore-hook/1 3 0 0\n', 'lore-hook/2 0 0 0\n', 'declined\n']) {
+      const server = createServer({ allowHalfOpen: true }, (socket) => socket.on('end', () => socket.end(reply)).resume());
+      socket(server, join(dir, 'hook.sock'));
+      await new Promise((resolve) => server.once('listening', resolve));
+      assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV }, `after ${JSON.stringify(reply)}`);
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('answers a request that is not one with a refusal, and keeps serving', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    await answering(t, repo);
+    const ask = (bytes: string): Promise<string> => new Promise((resolve, reject) => {
+      const client = connect(join(repo, '.git/lore/run/hook.sock'));
+      let answer = '';
+      client.on('data', (chunk: Buffer) => { answer += chunk.toString(); });
+      client.on('end', () => resolve(answer));
+      client.on('error', reject);
+      client.end(bytes);
+    });
+    assert.equal(await ask('lore-hook/1\0lore\0relative/dir\x000\x000\0\0'), 'lore-hook/1 declined\n');
+    assert.equal(await ask('GET / HTTP/1.1\r\n\r\n\0\0'), 'lore-hook/1 declined\n');
+    assert.equal(await ask(`lore-hook/1\0lore\0${repo}\x000\x000\0NO_EQUALS_SIGN\0\0`), 'lore-hook/1 declined\n');
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+  });
+});
+
+function socket(server: ReturnType<typeof createServer>, path: string): void {
+  if (existsSync(path)) unlinkSync(path);
+  server.listen(path);
+}
