@@ -24,7 +24,9 @@ const GUARDED = [
   "300 prohibitions: node -e ''",
   "300 prohibitions: node + the hook's git reads alone (no rules, no scan)",
   '300 prohibitions: git commit of 300 files, lore hook (warm)',
+  '300 prohibitions: git commit of 300 files, the hook answered by lore serve',
   '300 prohibitions: guarded ÷ (no hook + node), per pair / of medians',
+  '300 prohibitions: answered by lore serve ÷ (no hook + node), per pair / of medians',
   "300 prohibitions: (no hook + the hook's git reads alone) ÷ (no hook + node), per pair / of medians",
 ];
 
@@ -35,24 +37,26 @@ describe('the peers bench section', () => {
     assert.equal(code, 0, stderr);
     assert.deepEqual(rows.map((row) => row[0]), [
       'peers: git commit blocked by lore (warm)',
+      'peers: git commit blocked by lore, the hook answered by lore serve',
       `peers: git commit blocked by ${version} (pygrep + fail hooks)`,
       'peers: git commit, no hook',
       "peers: node -e ''",
       `peers: ${version} ÷ lore, median of 2 pairs / of medians`,
+      `peers: ${version} ÷ lore answered by lore serve, per pair / of medians`,
       ...GUARDED,
     ]);
-    for (const row of [...rows.slice(0, 4), ...rows.slice(5, 9)]) assert.match(row![1]!, TIME, row![0]);
-    for (const row of [rows[4], rows[9], rows[10]]) assert.match(row![1]!, /^\d+\.\d\d× \/ \d+\.\d\d×$/, row![0]);
-    assert.match(rows[4]![4]!, /^≥ 2\.5× faster than pre-commit's pygrep hook: (met|\*\*missed\*\*)$/);
-    assert.match(rows[9]![4]!, /^≤ 1\.5× \(no hook \+ node -e ''\): (met|\*\*missed\*\*)$/);
-    assert.equal(rows[10]![4], 'what reading alone costs against the same target');
+    for (const row of [...rows.slice(0, 5), ...rows.slice(7, 12)]) assert.match(row![1]!, TIME, row![0]);
+    for (const row of [rows[5], rows[6], rows[12], rows[13], rows[14]]) assert.match(row![1]!, /^\d+\.\d\d× \/ \d+\.\d\d×$/, row![0]);
+    for (const row of [rows[5], rows[6]]) assert.match(row![4]!, /^≥ 2\.5× faster than pre-commit's pygrep hook: (met|\*\*missed\*\*)$/);
+    for (const row of [rows[12], rows[13]]) assert.match(row![4]!, /^≤ 1\.5× \(no hook \+ node -e ''\): (met|\*\*missed\*\*)$/);
+    assert.equal(rows[14]![4], 'what reading alone costs against the same target');
   });
 
   it('says skipped when pre-commit is not on PATH, and still times the guarded commit', (t) => {
-    // A PATH with git, node and dirname (lore's hook shim uses it) but no pre-commit.
+    // A PATH with git, node, dirname and perl (lore's hook shim uses them) but no pre-commit.
     const bin = join(tempDir(t), 'bin');
     mkdirSync(bin);
-    for (const tool of ['git', 'dirname']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+    for (const tool of ['git', 'dirname', 'perl']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
     symlinkSync(process.execPath, join(bin, 'node'));
     const { code, stderr, rows } = bench(testEnv({ TMPDIR: tempDir(t), PATH: bin }));
     assert.equal(code, 0, stderr);

@@ -155,9 +155,12 @@ describe('lore serve answers the commit hook', () => {
     const env = pathWithLore(t);
     const repo = await hookedRepo(t, env);
     const daemon = await answering(t, repo);
+    // Perl's own options from the environment never reach the client (-MO=Deparse would end it with exit 0).
+    assert.deepEqual(await commit(repo, { ...env, PERL5OPT: '-MO=Deparse' }, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
     chmodSync(join(repo, '.git/lore/run'), 0o755);
-    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
-    assert.deepEqual(hookLines(daemon), []);
+    const again = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+    assert.deepEqual([again.code, again.stderr], [1, BLOCKED_ENV]);
+    assert.deepEqual(hookLines(daemon), [`lore serve: answered a commit hook in ${repo}: blocked`]);
   });
 
   it('a listener that answers less than a whole frame cannot pass a commit: the hook runs lore', async (t) => {

@@ -1,6 +1,7 @@
 // `lore serve` answers the pre-commit hook: the hook's client (a few lines of Perl in the hook
 // script, _hook-script.ts) sends its directory, its environment and the lore it would run, and the
-// daemon runs `lore hook pre-commit` for it, the same command with the same environment, in a
+// daemon runs `lore hook pre-commit` for it (main.ts run, handed down by the serve command), the
+// same command with the same environment, in a
 // process that has it loaded already. The client runs lore itself on anything else than a whole
 // answer, so the daemon can only make the hook faster, never weaker.
 //
@@ -10,7 +11,7 @@
 // when the lore the hook would start is this daemon's own install, unchanged on disk since the
 // daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
 // request or a check that could not run is declined: the hook runs lore, which says why.
-import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -18,7 +19,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { isErrno } from '../errors.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
-import { run } from './main.js';
+import type { CliIO } from './command.js';
 
 /** Where the hook looks for the socket, from the top of the working tree (the hook's directory). */
 export const HOOK_SOCKET = '.git/lore/run/hook.sock';
@@ -26,32 +27,38 @@ export const HOOK_SOCKET = '.git/lore/run/hook.sock';
 export const PROTOCOL = 'lore-hook/1';
 /** A request is the client's directory and environment: anything larger is not one. */
 const MAX_REQUEST = 1024 * 1024;
-/** A client sends its request at once; one that does not is dropped. */
+/** A client sends its request at once; one that does not send it whole within this is dropped. */
 const REQUEST_MS = 10_000;
 
 const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
 const OWN_BIN = join(PACKAGE, 'bin', 'lore.js');
 
 /**
- * What identifies the code a process of this install runs: every file of bin/ and dist/ and
- * package.json with its size, time and inode. Equal stamps: the files this daemon loaded are
- * the files a hook would load. Read on the thread pool, beside the check it vouches for.
+ * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/
+ * and package.json with its size, times and inode. Equal stamps: the files this daemon loaded are
+ * the files a hook would load. Read on the thread pool, after the check it vouches for.
  */
+/** The stamp of an install changed since this process started: never the stamp an answer needs. */
+const CHANGED = 'changed since this process started';
+
 export async function installStamp(root = PACKAGE): Promise<string> {
   const files: string[] = [join(root, 'package.json')];
-  for (const dir of ['bin', 'dist']) {
+  for (const dir of ['bin', 'dist', 'schemas']) {
     for (const entry of await readdir(join(root, dir), { withFileTypes: true, recursive: true })) {
-      if (!entry.isDirectory() && (entry.name.endsWith('.js') || entry.name.endsWith('.json'))) files.push(join(entry.path, entry.name));
+      if (!entry.isDirectory() && /\.(c?js|json)$/.test(entry.name)) files.push(join(entry.path, entry.name));
     }
   }
   files.sort();
   const stats = await Promise.all(files.map((file) => lstat(file)));
-  return files.map((file, i) => `${file}\0${stats[i]!.size}\0${stats[i]!.mtimeMs}\0${stats[i]!.ino}`).join('\n');
+  // A file changed since this process started may be newer than the code it loaded: never equal.
+  if (stats.some((info) => info.ctimeMs > performance.timeOrigin)) return CHANGED;
+  return files.map((file, i) => `${file}\0${stats[i]!.size}\0${stats[i]!.ctimeMs}\0${stats[i]!.mtimeMs}\0${stats[i]!.ino}`).join('\n');
 }
 
 export interface HookRequest {
-  /** The lore the hook would run, as the hook names it (a path, or a name found on PATH). */
+  /** The lore the hook would run, as the hook names it (a path, or a name found on PATH), and its arguments. */
   lore: string;
+  args: string;
   cwd: string;
   /** Whether the hook's stdout is a terminal, and its width (0: unknown). */
   tty: boolean;
@@ -63,8 +70,8 @@ export interface HookRequest {
 export function parseRequest(bytes: Buffer): HookRequest | undefined {
   if (bytes.length < 2 || bytes[bytes.length - 1] !== 0 || bytes[bytes.length - 2] !== 0) return undefined;
   const fields = bytes.subarray(0, bytes.length - 2).toString('utf8').split('\0');
-  const [protocol, lore, cwd, tty, columns, ...vars] = fields;
-  if (protocol !== PROTOCOL || lore === undefined || lore === '' || cwd === undefined || !isAbsolute(cwd)) return undefined;
+  const [protocol, lore, args, cwd, tty, columns, ...vars] = fields;
+  if (protocol !== PROTOCOL || lore === undefined || lore === '' || args === undefined || cwd === undefined || !isAbsolute(cwd)) return undefined;
   if ((tty !== '0' && tty !== '1') || columns === undefined || !/^[0-9]{1,5}$/.test(columns)) return undefined;
   const env: NodeJS.ProcessEnv = {};
   for (const item of vars) {
@@ -72,19 +79,22 @@ export function parseRequest(bytes: Buffer): HookRequest | undefined {
     if (at <= 0) return undefined;
     env[item.slice(0, at)] = item.slice(at + 1);
   }
-  return { lore, cwd, tty: tty === '1', columns: Number(columns), env };
+  return { lore, args, cwd, tty: tty === '1', columns: Number(columns), env };
 }
 
-/** The file the hook would run for `lore`: a path from its directory, or the first on its PATH, as the shell finds it. */
-function resolveLore(request: HookRequest): string | undefined {
-  const candidates = request.lore.includes('/')
-    ? [resolve(request.cwd, request.lore)]
-    : (request.env.PATH ?? '').split(delimiter).map((dir) => resolve(request.cwd, dir === '' ? '.' : dir, request.lore));
+/** The file the shell would run for `name` in the request's directory and PATH (its real path), or undefined. */
+function resolveCommand(request: HookRequest, name: string): string | undefined {
+  const candidates = name.includes('/')
+    ? [resolve(request.cwd, name)]
+    : (request.env.PATH ?? '').split(delimiter).map((dir) => resolve(request.cwd, dir === '' ? '.' : dir, name));
   for (const candidate of candidates) {
     try {
-      if (statSync(candidate).isFile()) return realpathSync(candidate);
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return realpathSync(candidate);
+      }
     } catch {
-      // not there: the next one
+      // not there, or not executable: the next one
     }
   }
   return undefined;
@@ -115,11 +125,14 @@ export interface HookAnswerer {
   close(): Promise<void>;
 }
 
+/** Runs a lore command in this process (main.ts run, handed down by the serve command). */
+export type RunCommand = (argv: readonly string[], io: CliIO) => Promise<number>;
+
 /** Why this daemon does not answer: undefined when it may. */
 type Decline = (request: HookRequest) => string | undefined;
 
 /** Runs the hook's command for a request, or says why not. */
-async function respond(request: HookRequest, decline: Decline, unchanged: () => Promise<boolean>): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
+async function respond(request: HookRequest, decline: Decline, unchanged: () => Promise<boolean>, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
   const why = decline(request);
   if (why !== undefined) return why;
   // As a new process would: the folders on the way into .knowledge/ are looked at again (the
@@ -127,8 +140,11 @@ async function respond(request: HookRequest, decline: Decline, unchanged: () => 
   forgetCheckedDirs();
   const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
   const stderr = new Capture(false, undefined);
-  const [code, same] = await Promise.all([run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) }), unchanged()]);
-  if (!same) return 'lore changed on disk since this daemon started (restart lore serve)';
+  const code = await run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) });
+  // After the run: the modules it loaded on the way are covered too.
+  if (!(await unchanged())) return 'lore changed on disk since this daemon started (restart lore serve)';
+  const closing = decline(request);
+  if (closing !== undefined) return closing;
   // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.
   if (code !== 0 && code !== 1) return `the check ended with exit ${code}`;
   return { code, stdout: stdout.bytes(), stderr: stderr.bytes() };
@@ -161,17 +177,17 @@ function answers(path: string): Promise<boolean> {
  * Undefined, with the reason logged, where it cannot (no .git folder, a socket another daemon
  * answers on, a platform without Unix sockets).
  */
-export async function answerHooks(top: string, log: (text: string) => void): Promise<HookAnswerer | undefined> {
+export async function answerHooks(top: string, run: RunCommand, log: (text: string) => void): Promise<HookAnswerer | undefined> {
   if (process.platform === 'win32') return undefined;
   try {
-    return await listenForHooks(top, log);
+    return await listenForHooks(top, run, log);
   } catch (error) {
     log(`lore serve: the commit hook runs lore itself: ${(error as Error).message}`);
     return undefined;
   }
 }
 
-async function listenForHooks(top: string, log: (text: string) => void): Promise<HookAnswerer | undefined> {
+async function listenForHooks(top: string, run: RunCommand, log: (text: string) => void): Promise<HookAnswerer | undefined> {
   const gitDir = join(top, '.git');
   try {
     if (!lstatSync(gitDir).isDirectory()) return undefined; // a linked worktree or a submodule: its hook runs lore itself
@@ -195,14 +211,29 @@ async function listenForHooks(top: string, log: (text: string) => void): Promise
     if (!isErrno(error, 'ENOENT')) throw error;
   }
   const stamp = await installStamp();
+  if (stamp === CHANGED) {
+    log('lore serve: the commit hook runs lore itself: lore changed on disk while this daemon started (restart lore serve)');
+    return undefined;
+  }
   const unchanged = async (): Promise<boolean> => (await installStamp()) === stamp;
   const bin = realpathSync(OWN_BIN);
+  const node = realpathSync(process.execPath);
+  let closed = false;
   const decline: Decline = (request) => {
-    const lore = resolveLore(request);
-    return lore === bin ? undefined : `the hook runs ${lore ?? `${request.lore} (not found)`}, not this daemon's ${bin}`;
+    if (closed) return 'this daemon is stopping';
+    if (request.args !== 'hook pre-commit') return `the hook asks for lore ${request.args}, not lore hook pre-commit`;
+    const lore = resolveCommand(request, request.lore);
+    if (lore !== bin) return `the hook runs ${lore ?? `${request.lore} (not found)`}, not this daemon's ${bin}`;
+    // bin/lore.js starts with #!/usr/bin/env node: the hook's node, with the hook's Node options.
+    const theirs = resolveCommand(request, 'node');
+    if (theirs !== node) return `the hook's node is ${theirs ?? '(not found)'}, not this daemon's ${node}`;
+    for (const name of ['NODE_OPTIONS', 'NODE_PATH']) {
+      if (request.env[name] !== process.env[name]) return `the hook's ${name} is not this daemon's`;
+    }
+    return undefined;
   };
   // Half open: the client ends its side once it has sent, and waits for the answer on the other.
-  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, unchanged, log));
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, unchanged, run, log));
   try {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -219,6 +250,7 @@ async function listenForHooks(top: string, log: (text: string) => void): Promise
   return {
     path,
     close: () => new Promise<void>((done) => {
+      closed = true;
       server.close(() => done());
       // Ours still (a newer daemon may have replaced it): remove it, so no hook knocks on a closed door.
       try {
@@ -230,7 +262,7 @@ async function listenForHooks(top: string, log: (text: string) => void): Promise
   };
 }
 
-function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolean>, log: (text: string) => void): void {
+function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolean>, run: RunCommand, log: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -255,13 +287,14 @@ function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolea
     }
     if (bytes.length < 2 || bytes[bytes.length - 1] !== 0 || bytes[bytes.length - 2] !== 0) return;
     done = true;
+    clearTimeout(timer);
     const request = parseRequest(bytes);
     if (request === undefined) {
       end(`${PROTOCOL} declined\n`);
       return;
     }
     const started = performance.now();
-    respond(request, decline, unchanged).then((result) => {
+    respond(request, decline, unchanged, run).then((result) => {
       if (typeof result === 'string') {
         log(`lore serve: declined a commit hook in ${request.cwd}: ${result}`);
         end(`${PROTOCOL} declined\n`);

@@ -78,6 +78,15 @@ export type CommandSpec = RunCommandSpec | OpCommandSpec<never>;
 export type OptionValue = string | boolean | number | string[] | number[] | undefined;
 export type OptionValues = Record<string, OptionValue>;
 
+/** Where a run of the CLI reads and writes: its directory, environment and streams. */
+export interface CliIO {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream;
+}
+
 export interface CommandContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -103,6 +112,8 @@ export interface CommandContext {
   progress(done: number, total: number, what: string): void;
   /** Every command's spec, each module loaded (for lore completion, which the command table loads). */
   commands(): Promise<CommandSpec[]>;
+  /** Runs another lore command in this process with its own directory, environment and streams; its exit code (lore serve answers the commit hook with it). */
+  runCommand(argv: readonly string[], io: CliIO): Promise<number>;
   /** Opens the store (located from cwd or --store). */
   openStore(options?: { allowInvalidConfig?: boolean }): Promise<Store>;
   /** The value of a string, enum or date option. */

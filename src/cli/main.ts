@@ -5,20 +5,14 @@ import { parseArgs } from 'node:util';
 import { LoreError, UsageError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
 import { Workspace } from '../workspace/workspace.js';
-import type { CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
+import type { CliIO, CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
 import { convertOptions, GLOBAL_OPTIONS, parseArgsOptions } from './_options.js';
 import { formatProblem, makeStyle, sortProblems, type Style } from './format.js';
 import { displayWidth, loadWidthLibrary, padDisplay, terminalColumns, WidthLibraryNeeded, wrapLine } from './_width.js';
 import { createProgress } from './progress.js';
 import { COMMANDS, findCommand, subcommands } from './registry.js';
 
-export interface CliIO {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  stdin: NodeJS.ReadableStream;
-}
+export type { CliIO };
 
 /** What lore's exit codes mean for every command; a command's own `exits` say when it gives 1 (or 3). */
 export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [[0, 'success'], [1, 'a policy said no (invalid store, blocked)'], [2, 'usage or operational error']];
@@ -241,6 +235,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       note,
       progress: (done, total, what) => progress.update(done, total, what),
       commands: () => Promise.all(COMMANDS.map(async (c) => (await c.load()).command)),
+      runCommand: (argv, other) => run(argv, other),
       openStore: (options = {}) => workspace.store(options),
       string: (name) => parsed.values[name] as string | undefined,
       strings: (name) => (parsed.values[name] as string[] | undefined) ?? [],

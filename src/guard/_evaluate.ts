@@ -189,7 +189,7 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   failOnProblems(committed.problems);
   const context = { ...(await gitContext), ...(head === undefined ? {} : { turnsAtHead: head.turns }) };
   if ('index' in changeAt && !committed.exists && !change.exists) {
-    const uncommitted = await uncommittedStore(where.cwd);
+    const uncommitted = await uncommittedStore(where.cwd, where.env);
     if (uncommitted !== undefined) {
       const split = splitRules(uncommitted, change);
       return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
@@ -233,7 +233,7 @@ const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committ
  * record or role is read from it), and an unreadable or invalid one stops the check, as the
  * committed side does.
  */
-async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
+async function uncommittedStore(root: string, env: NodeJS.ProcessEnv): Promise<GitRecords | undefined> {
   const { lstatSync } = await import('node:fs');
   // lstat: a .knowledge that is a symlink, even a dangling one, is read and refused, not taken as absent.
   if (lstatSync(join(root, '.knowledge'), { throwIfNoEntry: false }) === undefined) return undefined;
@@ -242,7 +242,7 @@ async function uncommittedStore(root: string): Promise<GitRecords | undefined> {
   const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
   failOnProblems([...problems, ...read.problems]);
   // The extends sources the working tree's lock pins apply too, as they will once committed.
-  const sources = await pinnedSourceRecords(root, new GitRecordCache(root), config, await readTextIfExists(join(root, LOCK_PATH)), ['prohibition']);
+  const sources = await pinnedSourceRecords(root, new GitRecordCache(root), config, await readTextIfExists(join(root, LOCK_PATH)), ['prohibition'], env);
   failOnProblems(sources.problems);
   return { exists: true, config, records: withSourceRules(read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), sources.records), problems: [] };
 }

@@ -65,13 +65,15 @@ export const command = defineCommand({
     const { answerHooks } = await import('../_hook-answer.js');
     const { git } = await import('../../git/exec.js');
     const top = await git(['rev-parse', '--show-toplevel'], { cwd: daemon.store, env: ctx.env }).then((out) => out.trim(), () => undefined);
-    const hooks = top === undefined || top === '' ? undefined : await answerHooks(top, ctx.note);
+    const hooks = top === undefined || top === '' ? undefined : await answerHooks(top, ctx.runCommand, ctx.note);
     if (hooks !== undefined) ctx.note(`lore serve: answers the pre-commit hook of ${top} (${hooks.path})`);
     const stop = (): void => {
       void daemon.close();
     };
     // Whatever happens, the daemon's files go with it: a crash says why and releases them.
     const crash = (error: unknown): void => {
+      // First: no hook answered by a process in this state.
+      void hooks?.close();
       ctx.note(`lore serve: stopping on an unexpected error: ${(error as Error)?.stack ?? String(error)}`);
       process.exitCode = 2;
       void daemon.close().finally(() => process.exit(2));
