@@ -190,9 +190,14 @@ describe('lore serve answers the commit hook', () => {
       client.on('error', reject);
       client.end(bytes);
     });
-    assert.equal(await ask('lore-hook/1\0lore\0relative/dir\x000\x000\0\0'), 'lore-hook/1 declined\n');
+    // Fields: protocol, lore, its arguments, directory, tty, columns, then NAME=value each. Each
+    // request below is one the daemon answers (the control) but for the one thing wrong with it.
+    const path = `PATH=${env.PATH}`;
+    assert.match(await ask(`lore-hook/1\0lore\0hook pre-commit\0${repo}\x000\x000\0${path}\0\0`), /^lore-hook\/1 0 0 \d+\nlore: passed: /);
+    assert.equal(await ask(`lore-hook/1\0lore\0hook pre-commit\0.\x000\x000\0${path}\0\0`), 'lore-hook/1 declined\n');
     assert.equal(await ask('GET / HTTP/1.1\r\n\r\n\0\0'), 'lore-hook/1 declined\n');
-    assert.equal(await ask(`lore-hook/1\0lore\0${repo}\x000\x000\0NO_EQUALS_SIGN\0\0`), 'lore-hook/1 declined\n');
+    assert.equal(await ask(`lore-hook/1\0lore\0hook pre-commit\0${repo}\x000\x000\0${path}\0NO_EQUALS_SIGN\0\0`), 'lore-hook/1 declined\n');
+    assert.equal(await ask(`lore-hook/1\0lore\0hook status\0${repo}\x000\x000\0${path}\0\0`), 'lore-hook/1 declined\n');
     assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
   });
 });

@@ -1,9 +1,9 @@
 // `lore serve` answers the pre-commit hook: the hook's client (a few lines of Perl in the hook
-// script, _hook-script.ts) sends its directory, its environment and the lore it would run, and the
-// daemon runs `lore hook pre-commit` for it (main.ts run, handed down by the serve command), the
-// same command with the same environment, in a
-// process that has it loaded already. The client runs lore itself on anything else than a whole
-// answer, so the daemon can only make the hook faster, never weaker.
+// script, guard/_hook-script.ts) sends its directory, its environment and the lore it would run,
+// and the daemon runs `lore hook pre-commit` for it (main.ts run, handed down by the serve
+// command): the same command with the same environment, in a process that has it loaded already.
+// The client runs lore itself on anything else than a whole answer, so the daemon can only make
+// the hook faster, never weaker.
 //
 // Who may answer: a process that can make a socket in <repository>/.git/lore/run/, a folder of
 // the user's own that no one else can write (the client checks that, the daemon makes it so): the
@@ -14,17 +14,14 @@
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { isErrno } from '../errors.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
+import { HOOK_PROTOCOL as PROTOCOL, HOOK_SOCKET } from '../guard/_hook-script.js';
 import type { CliIO } from './command.js';
 
-/** Where the hook looks for the socket, from the top of the working tree (the hook's directory). */
-export const HOOK_SOCKET = '.git/lore/run/hook.sock';
-/** The first field of a request, and of every answer. */
-export const PROTOCOL = 'lore-hook/1';
 /** A request is the client's directory and environment: anything larger is not one. */
 const MAX_REQUEST = 1024 * 1024;
 /** A client sends its request at once; one that does not send it whole within this is dropped. */
@@ -33,14 +30,14 @@ const REQUEST_MS = 10_000;
 const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
 const OWN_BIN = join(PACKAGE, 'bin', 'lore.js');
 
+/** The stamp of an install changed since this process started: never the stamp an answer needs. */
+const CHANGED = 'changed since this process started';
+
 /**
  * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/
  * and package.json with its size, times and inode. Equal stamps: the files this daemon loaded are
  * the files a hook would load. Read on the thread pool, after the check it vouches for.
  */
-/** The stamp of an install changed since this process started: never the stamp an answer needs. */
-const CHANGED = 'changed since this process started';
-
 export async function installStamp(root = PACKAGE): Promise<string> {
   const files: string[] = [join(root, 'package.json')];
   for (const dir of ['bin', 'dist', 'schemas']) {
@@ -132,7 +129,7 @@ export type RunCommand = (argv: readonly string[], io: CliIO) => Promise<number>
 type Decline = (request: HookRequest) => string | undefined;
 
 /** Runs the hook's command for a request, or says why not. */
-async function respond(request: HookRequest, decline: Decline, unchanged: () => Promise<boolean>, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
+async function respond(request: HookRequest, decline: Decline, after: () => Promise<string | undefined>, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
   const why = decline(request);
   if (why !== undefined) return why;
   // As a new process would: the folders on the way into .knowledge/ are looked at again (the
@@ -141,10 +138,8 @@ async function respond(request: HookRequest, decline: Decline, unchanged: () => 
   const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
   const stderr = new Capture(false, undefined);
   const code = await run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) });
-  // After the run: the modules it loaded on the way are covered too.
-  if (!(await unchanged())) return 'lore changed on disk since this daemon started (restart lore serve)';
-  const closing = decline(request);
-  if (closing !== undefined) return closing;
+  const late = await after();
+  if (late !== undefined) return late;
   // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.
   if (code !== 0 && code !== 1) return `the check ended with exit ${code}`;
   return { code, stdout: stdout.bytes(), stderr: stderr.bytes() };
@@ -194,13 +189,13 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   } catch {
     return undefined;
   }
-  const dir = join(gitDir, 'lore', 'run');
+  const path = join(top, HOOK_SOCKET);
+  const dir = dirname(path);
   const problem = privateDir(dir);
   if (problem !== undefined) {
     log(`lore serve: the commit hook runs lore itself: ${problem}`);
     return undefined;
   }
-  const path = join(dir, 'hook.sock');
   if (await answers(path)) {
     log('lore serve: another lore serve answers this repository\'s commit hook');
     return undefined;
@@ -215,7 +210,6 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
     log('lore serve: the commit hook runs lore itself: lore changed on disk while this daemon started (restart lore serve)');
     return undefined;
   }
-  const unchanged = async (): Promise<boolean> => (await installStamp()) === stamp;
   const bin = realpathSync(OWN_BIN);
   const node = realpathSync(process.execPath);
   let closed = false;
@@ -232,8 +226,13 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
     }
     return undefined;
   };
+  // After the run: a daemon stopping meanwhile, and the modules the run loaded on the way, count too.
+  const after = async (): Promise<string | undefined> => {
+    if (closed) return 'this daemon is stopping';
+    return (await installStamp()) === stamp ? undefined : 'lore changed on disk since this daemon started (restart lore serve)';
+  };
   // Half open: the client ends its side once it has sent, and waits for the answer on the other.
-  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, unchanged, run, log));
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, after, run, log));
   try {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -262,7 +261,7 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   };
 }
 
-function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolean>, run: RunCommand, log: (text: string) => void): void {
+function serve(socket: Socket, decline: Decline, after: () => Promise<string | undefined>, run: RunCommand, log: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -279,13 +278,15 @@ function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolea
     if (done) return;
     chunks.push(chunk);
     size += chunk.length;
-    const bytes = Buffer.concat(chunks);
     if (size > MAX_REQUEST) {
       done = true;
       end(`${PROTOCOL} declined\n`);
       return;
     }
-    if (bytes.length < 2 || bytes[bytes.length - 1] !== 0 || bytes[bytes.length - 2] !== 0) return;
+    // A request ends with two NULs (they may come in two chunks).
+    if (chunk[chunk.length - 1] !== 0) return;
+    const bytes = Buffer.concat(chunks, size);
+    if (bytes.length < 2 || bytes[bytes.length - 2] !== 0) return;
     done = true;
     clearTimeout(timer);
     const request = parseRequest(bytes);
@@ -294,7 +295,7 @@ function serve(socket: Socket, decline: Decline, unchanged: () => Promise<boolea
       return;
     }
     const started = performance.now();
-    respond(request, decline, unchanged, run).then((result) => {
+    respond(request, decline, after, run).then((result) => {
       if (typeof result === 'string') {
         log(`lore serve: declined a commit hook in ${request.cwd}: ${result}`);
         end(`${PROTOCOL} declined\n`);

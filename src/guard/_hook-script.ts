@@ -7,29 +7,35 @@ export const MARKER = '# lore-hook-shim';
 /** Interpreters whose scripts take lore's line: POSIX sh and the shells that run sh syntax. */
 const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
+/** The folder of lore serve's socket for the hook, from the top of the working tree (the hook's directory), and the socket. */
+export const HOOK_RUN_DIR = '.git/lore/run';
+export const HOOK_SOCKET = `${HOOK_RUN_DIR}/hook.sock`;
+/** The first field of the hook's request and of lore serve's answer. */
+export const HOOK_PROTOCOL = 'lore-hook/1';
+
 /**
  * The client of `lore serve`'s answer to the hook (cli/_hook-answer.ts), in Perl, which git's own
  * packages bring and which starts in a few milliseconds. It runs lore itself (`exec @ARGV`) unless
- * a daemon answers whole: on any error, for the status probe, with LORE_NO_DAEMON=1, when .git/lore/run is not a folder of this user's
- * that only they can enter, when nothing listens, after 60 s, and on any answer that is not a
+ * a daemon answers whole: on any error, for the status probe, with LORE_NO_DAEMON=1, when
+ * .git/lore/run is not a folder of this user's that only they can enter, when nothing listens, after 60 s, and on any answer that is not a
  * complete `lore-hook/1 <0|1> <stdout bytes> <stderr bytes>` frame. It sends the lore it would run,
  * and its arguments, its directory, whether stdout is a terminal and its width, and its
  * environment. Perl runs without the PERL5OPT family, which could change what the client does.
  */
 const CLIENT = String.raw`$SIG{PIPE}="IGNORE";sub f{alarm 0;exec @ARGV;print STDERR "lore: cannot run $ARGV[0]: $!\n";exit 2}$SIG{__DIE__}=\&f;` +
-  String.raw`f() if($ENV{LORE_HOOK_PROBE}//"")ne""||($ENV{LORE_NO_DAEMON}//"")eq"1";my @s=lstat ".git/lore/run";f() unless @s&&-d _&&$s[4]==$>&&!($s[2]&63);` +
-  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un(".git/lore/run/hook.sock"))||f();select((select($h),$|=1)[0]);` +
+  String.raw`f() if($ENV{LORE_HOOK_PROBE}//"")ne""||($ENV{LORE_NO_DAEMON}//"")eq"1";my @s=lstat "${HOOK_RUN_DIR}";f() unless @s&&-d _&&$s[4]==$>&&!($s[2]&63);` +
+  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un("${HOOK_SOCKET}"))||f();select((select($h),$|=1)[0]);` +
   String.raw`my $w="\0"x8;my $t=-t STDOUT?1:0;my $c=$t&&ioctl(STDOUT,$^O eq "darwin"?0x40087468:0x5413,$w)?(unpack "S2",$w)[1]:0;` +
   String.raw`my $p=readlink("/proc/self/cwd")//do{require Cwd;Cwd::getcwd()};` +
-  String.raw`print $h join("\0","lore-hook/1",$ARGV[0],join(" ",@ARGV[1..$#ARGV]),$p,$t,$c,map{"$_=$ENV{$_}"}sort keys %ENV),"\0\0" or f();shutdown $h,1;` +
-  String.raw`local $/;my $r=<$h>//"";my($x,$n,$m)=$r=~m{\Alore-hook/1 ([01]) ([0-9]{1,9}) ([0-9]{1,9})\n} or f();` +
+  String.raw`print $h join("\0","${HOOK_PROTOCOL}",$ARGV[0],join(" ",@ARGV[1..$#ARGV]),$p,$t,$c,map{"$_=$ENV{$_}"}sort keys %ENV),"\0\0" or f();shutdown $h,1;` +
+  String.raw`local $/;my $r=<$h>//"";my($x,$n,$m)=$r=~m{\A${HOOK_PROTOCOL} ([01]) ([0-9]{1,9}) ([0-9]{1,9})\n} or f();` +
   String.raw`my $o=index($r,"\n")+1;length($r)==$o+$n+$m or f();alarm 0;print STDOUT substr($r,$o,$n);print STDERR substr($r,$o+$n,$m);exit $x`;
 
 /**
  * `lore_hook CMD...`: asks a running `lore serve` to answer the hook when its socket is there and
  * Perl is, else runs CMD (what the client does too on anything but a whole answer).
  */
-export const LORE_HOOK = `lore_hook() { if [ -S .git/lore/run/hook.sock ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl -MSocket -e '${CLIENT}' -- "$@"); else "$@"; fi; };`;
+export const LORE_HOOK = `lore_hook() { if [ -S ${HOOK_SOCKET} ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl -MSocket -e '${CLIENT}' -- "$@"); else "$@"; fi; };`;
 
 // The parts of lore's line: the function above, LORE_SKIP=1 first (visible), then lore, else fail
 // closed with exit 2. `|| exit $?` stops the hook on a block (or on the status probe) whether or not it runs with -e.
