@@ -2,7 +2,7 @@
 // itself whenever the answer is not whole: real repositories, real commits through git, a real
 // daemon (killed with SIGKILL in one test), real Perl in the hook.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, utimesSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -148,6 +148,23 @@ describe('lore serve answers the commit hook', () => {
       `lore serve: declined a commit hook in ${repo}: the hook runs ${wrapper}, not this daemon's ${realpathSync(bin)}`,
       `lore serve: answered a commit hook in ${repo}: blocked`,
       `lore serve: declined a commit hook in ${repo}: lore changed on disk since this daemon started (restart lore serve)`,
+    ]);
+  });
+
+  it("declines a hook that would run lore with another node or other Node options, which lore then runs itself", async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    // Another node first on PATH: a script that runs the same Node (bin/lore.js starts with /usr/bin/env node).
+    const dir = tempDir(t, 'lore-node-');
+    writeFileSync(join(dir, 'node'), `#!/bin/sh\nexec "${process.execPath}" "$@"\n`);
+    chmodSync(join(dir, 'node'), 0o755);
+    assert.deepEqual(await commit(repo, { ...env, PATH: `${dir}:${env.PATH}` }, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    const again = await gitRun(repo, ['commit', '-q', '-m', 'change'], { ...env, NODE_OPTIONS: '--max-old-space-size=512' });
+    assert.deepEqual([again.code, again.stderr], [1, BLOCKED_ENV]);
+    assert.deepEqual(hookLines(daemon), [
+      `lore serve: declined a commit hook in ${repo}: the hook's node is ${join(dir, 'node')}, not this daemon's ${realpathSync(process.execPath)}`,
+      `lore serve: declined a commit hook in ${repo}: the hook's NODE_OPTIONS is not this daemon's`,
     ]);
   });
 
