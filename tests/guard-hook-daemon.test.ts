@@ -2,7 +2,8 @@
 // itself whenever the answer is not whole: real repositories, real commits through git, a real
 // daemon (killed with SIGKILL in one test), real Perl in the hook.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { RACY_MS } from '../src/fs/read-text.js';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -108,6 +109,29 @@ describe('lore serve answers the commit hook', () => {
     assert.match(result.stderr, /^BLOCKED pro-token \[critical\]/m);
     assert.match(result.stderr, /README\.md:2:5: matched "tok_0123abcd"/);
     assert.deepEqual(hookLines(daemon), [`lore serve: answered a commit hook in ${repo}: blocked`]);
+  });
+
+  it('reads its rule snapshot and automata again once they change on disk, and still blocks over damaged ones', async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    // Old enough that the daemon keeps their parse between answers (RACY_MS), and kept by one.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+    const again = async (): Promise<{ code: number; stderr: string }> => {
+      const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+      return { code: result.code, stderr: result.stderr };
+    };
+    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    const cache = join(repo, '.knowledge/.cache');
+    for (const name of ['guard-rules.json', 'guard-literals-paths.bin']) {
+      const saved = readFileSync(join(cache, name));
+      // Garbage of the same length, written in place: the same inode and size, new times.
+      writeFileSync(join(cache, name), Buffer.alloc(saved.length, 0x7b));
+      assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV }, name);
+      assert.deepEqual(readFileSync(join(cache, name)), saved, `${name}: written again`);
+    }
+    assert.equal(hookLines(daemon).filter((line) => line.endsWith(': blocked')).length, 4);
   });
 
   it('after kill -9, its socket is left behind: the hook runs lore itself, and the next daemon takes the socket over', async (t) => {

@@ -11,14 +11,14 @@
 // when the lore the hook would start is this daemon's own install, unchanged on disk since the
 // daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
 // request or a check that could not run is declined: the hook runs lore, which says why.
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { isErrno } from '../errors.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
+import { prestartStagedChange } from '../guard/staged-change.js';
 import { HOOK_PROTOCOL as PROTOCOL, HOOK_SOCKET } from '../guard/_hook-script.js';
 import type { CliIO } from './command.js';
 
@@ -36,17 +36,19 @@ const CHANGED = 'changed since this process started';
 /**
  * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/
  * and package.json with its size, times and inode. Equal stamps: the files this daemon loaded are
- * the files a hook would load. Read on the thread pool, after the check it vouches for.
+ * the files a hook would load. Read synchronously, after the check it vouches for: some 750 lstat
+ * calls take a few milliseconds in a row, and several times that as promises on the thread pool
+ * while git's output is coming in.
  */
-export async function installStamp(root = PACKAGE): Promise<string> {
+export function installStamp(root = PACKAGE): string {
   const files: string[] = [join(root, 'package.json')];
   for (const dir of ['bin', 'dist', 'schemas']) {
-    for (const entry of await readdir(join(root, dir), { withFileTypes: true, recursive: true })) {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
       if (!entry.isDirectory() && /\.(c?js|json)$/.test(entry.name)) files.push(join(entry.path, entry.name));
     }
   }
   files.sort();
-  const stats = await Promise.all(files.map((file) => lstat(file)));
+  const stats = files.map((file) => lstatSync(file));
   // A file changed since this process started may be newer than the code it loaded: never equal.
   if (stats.some((info) => info.ctimeMs > performance.timeOrigin)) return CHANGED;
   return files.map((file, i) => `${file}\0${stats[i]!.size}\0${stats[i]!.ctimeMs}\0${stats[i]!.mtimeMs}\0${stats[i]!.ino}`).join('\n');
@@ -129,16 +131,18 @@ export type RunCommand = (argv: readonly string[], io: CliIO) => Promise<number>
 type Decline = (request: HookRequest) => string | undefined;
 
 /** Runs the hook's command for a request, or says why not. */
-async function respond(request: HookRequest, decline: Decline, after: () => Promise<string | undefined>, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
+async function respond(request: HookRequest, decline: Decline, after: () => string | undefined, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
   const why = decline(request);
   if (why !== undefined) return why;
   // As a new process would: the folders on the way into .knowledge/ are looked at again (the
   // watcher ignores .knowledge/.cache/, which a checkout may have turned into a link).
   forgetCheckedDirs();
+  // As bin/lore.js does: git reads the staged change while the command parses its arguments.
+  prestartStagedChange(request.cwd, request.env);
   const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
   const stderr = new Capture(false, undefined);
   const code = await run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) });
-  const late = await after();
+  const late = after();
   if (late !== undefined) return late;
   // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.
   if (code !== 0 && code !== 1) return `the check ended with exit ${code}`;
@@ -205,7 +209,7 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw error;
   }
-  const stamp = await installStamp();
+  const stamp = installStamp();
   if (stamp === CHANGED) {
     log('lore serve: the commit hook runs lore itself: lore changed on disk while this daemon started (restart lore serve)');
     return undefined;
@@ -227,9 +231,9 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
     return undefined;
   };
   // After the run: a daemon stopping meanwhile, and the modules the run loaded on the way, count too.
-  const after = async (): Promise<string | undefined> => {
+  const after = (): string | undefined => {
     if (closed) return 'this daemon is stopping';
-    return (await installStamp()) === stamp ? undefined : 'lore changed on disk since this daemon started (restart lore serve)';
+    return installStamp() === stamp ? undefined : 'lore changed on disk since this daemon started (restart lore serve)';
   };
   // Half open: the client ends its side once it has sent, and waits for the answer on the other.
   const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, after, run, log));
@@ -261,7 +265,7 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   };
 }
 
-function serve(socket: Socket, decline: Decline, after: () => Promise<string | undefined>, run: RunCommand, log: (text: string) => void): void {
+function serve(socket: Socket, decline: Decline, after: () => string | undefined, run: RunCommand, log: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;

@@ -36,6 +36,43 @@ export function openIfExistsSync(path: string): number | undefined {
   }
 }
 
+/**
+ * A file modified this close to the moment it was looked at may change again within the same time
+ * tick (file times advance by the kernel's clock tick, not by the nanosecond): its times do not
+ * identify its content yet.
+ */
+export const RACY_MS = 2000;
+
+/** What readParsedIfExistsSync parsed, by path: the parser, the file's identity, the parse. */
+const parsed = new Map<string, { parse: unknown; identity: string; value: unknown }>();
+
+/**
+ * `parse` of the file's bytes, or undefined when it does not exist; never through a symlink inside a
+ * store. The parse is kept while the file stays the same one (device, inode, size, modification and
+ * change times), once it is older than RACY_MS: a process reading a cache file again and again
+ * (lore serve answering commit hooks) reads and parses it once per version, and a rewritten or
+ * replaced file (lore writes its caches by renaming a new file into place) is read anew.
+ */
+export function readParsedIfExistsSync<T>(path: string, parse: (bytes: Buffer) => T): T | undefined {
+  const fd = openIfExistsSync(path);
+  if (fd === undefined) {
+    parsed.delete(path);
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd, { bigint: true });
+    const identity = `${info.dev} ${info.ino} ${info.size} ${info.mtimeNs} ${info.ctimeNs}`;
+    const known = parsed.get(path);
+    if (known !== undefined && known.parse === parse && known.identity === identity) return known.value as T;
+    const value = parse(readFileSync(fd));
+    if (Number(info.ctimeMs) < Date.now() - RACY_MS) parsed.set(path, { parse, identity, value });
+    else parsed.delete(path);
+    return value;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readIfExistsSync(path: string): Buffer | undefined;
 function readIfExistsSync(path: string, encoding: 'utf8'): string | undefined;
 function readIfExistsSync(path: string, encoding?: 'utf8'): Buffer | string | undefined {

@@ -18,10 +18,11 @@ const prestartKey = (args: readonly string[], cwd: string): string => `${cwd}\0$
 /**
  * Starts a git command now, so git works while Node is still loading the code that wants its
  * output: the next `git` call with the same arguments, cwd and env takes this run instead of
- * starting another. Nothing is lost when nobody takes it.
+ * starting another. Nothing is lost when nobody takes it. With `after`, the command starts once
+ * that settles (a caller taking it meanwhile waits for it).
  */
-export function prestartGit(args: readonly string[], options: GitOptions): void {
-  const output = run(args, options);
+export function prestartGit(args: readonly string[], options: GitOptions, after?: Promise<unknown>): void {
+  const output = after === undefined ? run(args, options) : after.then(() => run(args, options), () => run(args, options));
   // The caller that takes it sees the failure; until then it must not count as unhandled.
   output.catch(() => undefined);
   prestarted.set(prestartKey(args, options.cwd), { env: options.env ?? process.env, output });

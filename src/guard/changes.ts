@@ -51,8 +51,10 @@ async function emptyTree(options: GitOptions): Promise<string> {
 /**
  * Reads the staged changes against HEAD (or, before the first commit, against the empty tree) and
  * their blobs; the same cat-file process first looks up the rule folders and the turn logs at HEAD.
+ * `listed` settles once the diff is in and its blob ids are on their way to cat-file (or the diff
+ * failed): what the read waits for from then on is git reading the blobs.
  */
-export async function readStaged(options: GitOptions): Promise<StagedRead> {
+export function startStagedRead(options: GitOptions): { listed: Promise<unknown>; read: Promise<StagedRead> } {
   const all = (async (): Promise<RawChange[]> => {
     let raw: string;
     try {
@@ -67,9 +69,19 @@ export async function readStaged(options: GitOptions): Promise<StagedRead> {
   const listed = all.then((changes) => changes.filter(scannable));
   // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
   const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
-  const [changes, read] = await Promise.all([listed, readBlobsCapped(options, ids, MAX_SCAN_BYTES, [...RULE_TREES_AT_HEAD, TURNS_AT_HEAD])]);
-  const paths = (await all).flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath]));
-  return { changes, paths, read };
+  const blobs = readBlobsCapped(options, ids, MAX_SCAN_BYTES, [...RULE_TREES_AT_HEAD, TURNS_AT_HEAD]);
+  const read = (async (): Promise<StagedRead> => {
+    const [changes, read] = await Promise.all([listed, blobs]);
+    const paths = (await all).flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath]));
+    return { changes, paths, read };
+  })();
+  // readBlobsCapped has written the ids to cat-file in a reaction to `ids`, which came first.
+  return { listed: ids.then(() => undefined, () => undefined), read };
+}
+
+/** startStagedRead's read alone. */
+export function readStaged(options: GitOptions): Promise<StagedRead> {
+  return startStagedRead(options).read;
 }
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {

@@ -34,9 +34,9 @@ export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel'
 /** The role guard's lore.* settings (role.ts). */
 export const CONFIG_ARGS: readonly string[] = ['config', '-z', '--get-regexp', '^lore\\.'];
 
-/** Starts, in `cwd`, the commands a check of the staged change runs when `cwd` is the top level. */
-export function prestartHookGit(cwd: string): void {
-  for (const args of [TOP_LEVEL_ARGS, CONFIG_ARGS]) prestartGit(args, { cwd });
+/** Starts, in `cwd`, the commands a check of the staged change runs when `cwd` is the top level (once `after` settles). */
+export function prestartHookGit(cwd: string, env: NodeJS.ProcessEnv, after?: Promise<unknown>): void {
+  for (const args of [TOP_LEVEL_ARGS, CONFIG_ARGS]) prestartGit(args, { cwd, env }, after);
 }
 
 /** Where a check runs: the work tree's top level, git's common folder, and the branch checked out. */

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { checksum } from '../fs/checksum.js';
-import { readBytesIfExistsSync } from '../fs/read-text.js';
+import { readParsedIfExistsSync } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import type { GitListing, GitRecords } from '../indexer/git-records.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
@@ -44,6 +44,62 @@ interface Saved {
   table: RuleTable;
 }
 
+/** What a cache file holds for the key it names: read (and checked against its checksum) once, when first wanted. */
+interface CacheFile<T> {
+  key: string;
+  content(): T | undefined;
+}
+
+/** `content` run once, its answer kept (a damaged file's error too). */
+function once<T>(content: () => T): () => T {
+  let done: { value: T } | { error: unknown } | undefined;
+  return () => {
+    if (done === undefined) {
+      try {
+        done = { value: content() };
+      } catch (error) {
+        done = { error };
+      }
+    }
+    if ('error' in done) throw done.error;
+    return done.value;
+  };
+}
+
+/**
+ * The snapshot file: "<key> <CRC-32 of the body>\n<body>"; a file cut short or damaged is not
+ * the one lore wrote. Kept in memory while the file is the same (readParsedIfExistsSync).
+ */
+function readSnapshotFile(bytes: Buffer): CacheFile<{ sides: GitRecords[]; rules: CompiledRules }> | undefined {
+  const newline = bytes.indexOf(10);
+  if (newline === -1) return undefined;
+  const [key, sum] = bytes.toString('latin1', 0, newline).split(' ');
+  return {
+    key: key!,
+    content: once(() => {
+      const second = bytes.indexOf(10, newline + 1);
+      if (second === -1 || sum !== checksum(bytes.subarray(newline + 1))) return undefined;
+      const saved = JSON.parse(bytes.toString('utf8', newline + 1, second)) as Saved;
+      const { table } = saved;
+      let versions: RuleVersion[] | undefined;
+      const version = (v: number): RuleVersion => {
+        versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((item, at) => ({ ...item, origin: originOf(table, at) }));
+        return versions[v]!;
+      };
+      return { sides: saved.sides, rules: { table, version } };
+    }),
+  };
+}
+
+/** An automaton file: "<key> <CRC-32 of the bytes>", padded to HEADER, then the bytes. */
+function readAutomatonFile(bytes: Buffer): CacheFile<LiteralSet> | undefined {
+  if (bytes.length <= HEADER) return undefined;
+  const head = bytes.toString('latin1', 0, HEADER);
+  const [key, sum] = head.trimEnd().split(' ');
+  if (head !== header(key!, sum!)) return undefined;
+  return { key: key!, content: once(() => (sum === checksum(bytes.subarray(HEADER)) ? LiteralSet.fromBytes(bytes.subarray(HEADER)) : undefined)) };
+}
+
 /** The guard's records of both sides and their rule table, from the snapshot or read anew. */
 export class RuleSnapshot {
   private readonly path: string;
@@ -57,23 +113,10 @@ export class RuleSnapshot {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'guard-rules.json');
     if (key === undefined) return;
     try {
-      // "<key> <CRC-32 of the body>\n<body>": a file cut short or damaged is not the one lore wrote.
-      const bytes = readBytesIfExistsSync(this.path) ?? Buffer.alloc(0);
-      const newline = bytes.indexOf(10);
-      if (newline !== -1 && bytes.toString('latin1', 0, newline) === `${key} ${checksum(bytes.subarray(newline + 1))}`) {
-        const second = bytes.indexOf(10, newline + 1);
-        if (second === -1) return;
-        const saved = JSON.parse(bytes.toString('utf8', newline + 1, second)) as Saved;
-        const { table } = saved;
-        let versions: RuleVersion[] | undefined;
-        const version = (v: number): RuleVersion => {
-          versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((item, at) => ({ ...item, origin: originOf(table, at) }));
-          return versions[v]!;
-        };
-        this.stored = { sides: saved.sides, rules: { table, version } };
-      }
+      const file = readParsedIfExistsSync(this.path, readSnapshotFile);
+      if (file?.key === key) this.stored = file.content();
     } catch {
-      // missing or damaged: read anew and saved again
+      // damaged: read anew and saved again
     }
   }
 
@@ -115,14 +158,13 @@ export class RuleSnapshot {
     const path = join(this.path, '..', `guard-literals-${name}.bin`);
     const key = sha1(`${cacheKey()}\n${literals.map((l) => `${l.id}\0${l.text}`).join('\n')}`);
     try {
-      // "<key> <CRC-32 of the bytes>\n<bytes>", like the snapshot itself.
-      const saved = readBytesIfExistsSync(path);
-      if (saved !== undefined && saved.length > HEADER && saved.toString('latin1', 0, HEADER) === header(key, checksum(saved.subarray(HEADER)))) {
-        const set = LiteralSet.fromBytes(saved.subarray(HEADER));
-        if (set !== undefined) return set;
+      const set = readParsedIfExistsSync(path, readAutomatonFile);
+      if (set?.key === key) {
+        const found = set.content();
+        if (found !== undefined) return found;
       }
     } catch {
-      // missing or damaged: built anew and saved again
+      // damaged: built anew and saved again
     }
     const set = new LiteralSet(literals);
     const bytes = set.toBytes();

@@ -2,18 +2,24 @@
 // reading it (the raw diff, then its blobs) before the CLI loads; checkStaged takes that read when
 // it is for the same directory and environment.
 import type { GitOptions } from '../git/exec.js';
-import { readStaged, type StagedRead } from './changes.js';
+import { readStaged, startStagedRead, type StagedRead } from './changes.js';
 import { prestartHookGit } from './hook-git.js';
 
 let early: { cwd: string; env: NodeJS.ProcessEnv; read: Promise<StagedRead> } | undefined;
 
-/** Starts reading the staged change in `cwd` with this process's environment, and the check's other git commands. */
-export function prestartStagedChange(cwd: string): void {
-  const read = readStaged({ cwd, env: process.env });
-  prestartHookGit(cwd);
+/**
+ * Starts reading the staged change in `cwd` with `env` (this process's environment, or the hook's
+ * that lore serve answers), and the check's other git commands: a check given the same directory
+ * and the same env object takes them.
+ */
+export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+  const { listed, read } = startStagedRead({ cwd, env });
+  // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
+  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
+  prestartHookGit(cwd, env, listed);
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   read.catch(() => undefined);
-  early = { cwd, env: process.env, read };
+  early = { cwd, env, read };
 }
 
 /** The staged change in `options.cwd`: the early read when it matches, else a new one. */

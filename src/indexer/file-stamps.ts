@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import type { Problem } from '../errors.js';
+import { RACY_MS } from '../fs/read-text.js';
 import type { RecordKindName } from '../store/layout.js';
 import { listRecordFilesOrProblem } from '../store/record-files.js';
 
 /** A file modified this close to the moment it was stamped may change again within the same mtime tick. */
-export const RACY_MS = 2000;
+export { RACY_MS };
 
 /** What a file is trusted by: its size, modification and change times, inode. */
 export interface Signature {
