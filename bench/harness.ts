@@ -1,5 +1,6 @@
 // Shared measuring helpers for `npm run bench`: whole processes, in-process tasks, figures.
 import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,3 +99,40 @@ export function printTable(): void {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));
 }
+
+/**
+ * The environment of a project that installed lore: `lore` on PATH (a link in `dir`/bin, as npm
+ * makes one), run by the hook `lore hook install` writes; a commit identity.
+ */
+export function loreOnPath(dir: string): NodeJS.ProcessEnv {
+  const shims = join(dir, 'bin');
+  mkdirSync(shims);
+  symlinkSync(LORE, join(shims, 'lore'));
+  return {
+    PATH: `${shims}:${process.env.PATH ?? ''}`,
+    GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@example.com',
+  };
+}
+
+/** `lore hook install` in `repo`, with `env` (loreOnPath's). */
+export async function installHook(repo: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const result = await exec([LORE, 'hook', 'install'], repo, undefined, env);
+  if (result.code !== 0) throw new Error(`lore hook install in ${repo}: exit ${result.code}\n${result.stdout}${result.stderr}`);
+}
+
+/**
+ * `lore serve` in `repo`, answering its commit hook: resolves once it says so. `answered()` counts
+ * the hooks it answered (every measured commit must be one), `stop()` ends it.
+ */
+export async function served(repo: string, env: NodeJS.ProcessEnv, log: string): Promise<{ answered(): number; stop(): void }> {
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [LORE, 'serve', '--port', '0', '--no-ui'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const text = (): string => readFileSync(log, 'utf8');
+  for (let waited = 0; !/answers the pre-commit hook of /.test(text()); waited += 50) {
+    if (waited > 30_000 || child.exitCode !== null) throw new Error(`lore serve in ${repo} did not answer the hook:\n${text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { answered: () => text().split('\n').filter((line) => /answered a commit hook in /.test(line)).length, stop: () => child.kill('SIGTERM') };
+}
+

@@ -1,11 +1,11 @@
 // The commit guard: `lore hook pre-commit` on the generated store with 1,000 staged files, cold
-// and warm, next to the floors (`node -e ''`, `git diff --cached`), and a real `git commit` with
-// the hook installed against one without it.
+// and warm, next to the floors (`node -e ''`, `git diff --cached`), the hook `lore hook install`
+// writes answered by lore serve, and a real `git commit` with the hook installed against one without it.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSourceFiles } from '../generate.js';
-import { addRow, exec, LORE, percentile, processBench, ROOT, RUNS, type BenchContext } from '../harness.js';
+import { addRow, exec, installHook, LORE, loreOnPath, percentile, processBench, ROOT, RUNS, served, timed, type BenchContext } from '../harness.js';
 
 const FILES = 1000;
 
@@ -35,6 +35,23 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   addRow(`lore hook pre-commit, cold (no cache), ${FILES} staged files`, cold, undefined, 'under 1.5 s');
   await exec([LORE, 'hook', 'pre-commit'], store);
   await processBench(`lore hook pre-commit, warm, ${FILES} staged files (30,000 lines)`, [LORE, 'hook', 'pre-commit'], 'under 1.5× floor, well under 150 ms', store, Math.max(RUNS, 10));
+
+  // The hook `lore hook install` writes, run as git runs it, answered by lore serve: it must print
+  // what lore itself prints, and the daemon must have answered every run.
+  const env = loreOnPath(dir);
+  await installHook(store, env);
+  const hookScript = join(store, '.git', 'hooks', 'pre-commit');
+  const itself = timed('sh', [hookScript], store, { ...env, LORE_NO_DAEMON: '1' });
+  const daemon = await served(store, env, join(dir, 'guard-serve.log'));
+  const answered: number[] = [];
+  for (let i = 0; i <= Math.max(RUNS, 10); i++) {
+    const run = timed('sh', [hookScript], store, env);
+    if (run.code !== itself.code || run.output !== itself.output) throw new Error(`the hook answered by lore serve in ${store} printed another outcome:\n${run.output}\nthan lore itself:\n${itself.output}`);
+    if (i > 0) answered.push(run.ms); // the first answer warms the daemon
+  }
+  daemon.stop();
+  if (daemon.answered() !== answered.length + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${answered.length + 1} hooks of ${store}`);
+  addRow(`the installed hook answered by lore serve, warm, ${FILES} staged files`, answered, undefined, 'under 1.5× floor');
 
   // A real commit, with and without the hook (undone after each run).
   const hooks = join(dir, 'hooks');

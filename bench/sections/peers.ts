@@ -1,11 +1,11 @@
 // Side by side: the same blocked commit guarded by lore and by pre-commit's pygrep hook, run
 // interleaved with a hookless commit and a bare node start; then a guarded commit on a store of
 // 3,000 prohibitions against that floor. Every measured commit's outcome is checked.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEntry, commitAll, generateProhibitions, initStore, rng, writeEntry, writeSourceFiles } from '../generate.js';
-import { addFigure, addRow, exec, LORE, percentile, PROHIBITIONS, ROOT, RUNS, timed, type BenchContext } from '../harness.js';
+import { addFigure, addRow, installHook, loreOnPath, percentile, PROHIBITIONS, ROOT, RUNS, served, timed, type BenchContext } from '../harness.js';
 
 // The same regex for both tools: RE2 (lore) and Python's re (pygrep) read it alike.
 const AWS_KEY = String.raw`\bAKIA[0-9A-Z]{16}\b`;
@@ -68,40 +68,14 @@ function commitStep(repo: string, env: NodeJS.ProcessEnv, blocked: boolean, proo
   };
 }
 
-/**
- * `lore serve` in `repo`, answering its commit hook: resolves once it says so. `answered()` counts
- * the hooks it answered (every measured commit must be one), `stop()` ends it.
- */
-async function served(repo: string, env: NodeJS.ProcessEnv, log: string): Promise<{ answered(): number; stop(): void }> {
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [LORE, 'serve', '--port', '0', '--no-ui'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const text = (): string => readFileSync(log, 'utf8');
-  for (let waited = 0; !/answers the pre-commit hook of /.test(text()); waited += 50) {
-    if (waited > 30_000 || child.exitCode !== null) throw new Error(`lore serve in ${repo} did not answer the hook:\n${text()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { answered: () => text().split('\n').filter((line) => /answered a commit hook in /.test(line)).length, stop: () => child.kill('SIGTERM') };
-}
-
 const ratios = (a: readonly number[], b: readonly number[]): { paired: number; medians: number } => ({
   paired: percentile(a.map((x, i) => x / b[i]!), 50),
   medians: percentile(a, 50) / percentile(b, 50),
 });
 
 export async function peersBench({ dir }: BenchContext): Promise<void> {
-  // lore as a project that installed it finds it: on PATH, run by the shim `lore hook install` writes.
-  const shims = join(dir, 'bin');
-  mkdirSync(shims);
-  symlinkSync(LORE, join(shims, 'lore'));
-  const env = {
-    PATH: `${shims}:${process.env.PATH ?? ''}`, PRE_COMMIT_HOME: join(dir, 'pre-commit-home'),
-    GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@example.com',
-  };
-  const install = async (repo: string): Promise<void> => {
-    const result = await exec([LORE, 'hook', 'install'], repo, undefined, env);
-    if (result.code !== 0) throw new Error(`lore hook install in ${repo}: exit ${result.code}\n${result.stdout}${result.stderr}`);
-  };
+  const env = { ...loreOnPath(dir), PRE_COMMIT_HOME: join(dir, 'pre-commit-home') };
+  const install = (repo: string): Promise<void> => installHook(repo, env);
   const node = (cwd: string) => () => timed(process.execPath, ['-e', ''], cwd).ms;
 
   const version = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
