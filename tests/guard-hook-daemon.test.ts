@@ -2,7 +2,9 @@
 // itself whenever the answer is not whole: real repositories, real commits through git, a real
 // daemon (killed with SIGKILL in one test), real Perl in the hook.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { RACY_MS } from '../src/fs/read-text.js';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
@@ -217,6 +219,31 @@ describe('lore serve answers the commit hook', () => {
       assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV }, `after ${JSON.stringify(reply)}`);
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("a listener of another user in the hook's own run folder cannot pass a commit: the hook runs lore", { skip: process.getuid?.() === 0 ? false : 'needs root, to listen as another user' }, async (t) => {
+    const env = pathWithLore(t);
+    const repo = await hookedRepo(t, env);
+    const dir = join(repo, '.git/lore/run');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Listens where its user can, says "passed" in a whole frame, and its socket is then moved into
+    // the run folder (what a rename of .git/lore between the hook's look and its connect would do).
+    const listener = "const [path, reply] = process.argv.slice(1); require('node:net').createServer({ allowHalfOpen: true }, (c) => c.on('error', () => undefined).on('end', () => c.end(reply)).resume()).listen(path, () => console.log('listening'));";
+    const forged = async (uid: number, files: Record<string, string>): Promise<{ code: number; stderr: string }> => {
+      const spot = tempDir(t, 'lore-listener-');
+      chmodSync(spot, 0o777);
+      const child = spawn(process.execPath, ['-e', listener, join(spot, 'l.sock'), 'lore-hook/1 0 0 0\n'], { uid, stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        await once(child.stdout!, 'data');
+        renameSync(join(spot, 'l.sock'), join(dir, 'hook.sock'));
+        return await commit(repo, env, files);
+      } finally {
+        child.kill();
+      }
+    };
+    assert.deepEqual(await forged(65534, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    // The same listener run as this user is believed: its user is what the hook refused.
+    assert.deepEqual(await forged(process.getuid!(), { '.env': 'SECRET=2\n' }), { code: 0, stderr: '' });
   });
 
   it('answers a request that is not one with a refusal, and keeps serving', async (t) => {

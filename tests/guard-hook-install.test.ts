@@ -18,6 +18,9 @@ const GIT_LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: 
 /** What an earlier lore wrote (it never asked lore serve). */
 const PREVIOUS_GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
+/** What lore wrote on 2026-11-29 (a91f1cf), whose client asked lore serve without checking who listens: tests/fixtures/hooks-2026-11-29/. */
+const EARLIER = (name: 'shim' | 'hook-line' | 'husky-line'): string => readFileSync(new URL(`fixtures/hooks-2026-11-29/${name}`, import.meta.url), 'utf8');
+
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
 /** What lore says (on stderr, through git) when the commit stages `.env`. */
@@ -201,6 +204,19 @@ describe('lore hook install with husky, versions and upgrades', () => {
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
 
+  it("proves the line an earlier lore put in a husky hook, says install updates it, and install does", async (t) => {
+    const repo = huskyRepo(t, `#!/bin/sh\n${EARLIER('husky-line')}echo "lint ran"\n`);
+    const hook = join(repo, '.husky/pre-commit');
+    const env = envWithLore(t);
+    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+      code: 0,
+      stdout: `lore runs on commit (husky): husky runs ${hook} (git runs ${join(repo, '.husky/_/pre-commit')}) (as an earlier lore wrote it, whose client does not check who answers on the socket: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
+      stderr: '',
+    });
+    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo, "; it replaced lore's earlier line 2"), stderr: '' });
+    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${LINE}\necho "lint ran"\n`);
+  });
+
   it("upgrades the line an older lore put first (./node_modules/.bin, then PATH) in place, and the hook finds lore through husky's PATH", async (t) => {
     const repo = huskyRepo(t, `#!/bin/sh\n${GIT_LINE}\necho "lint ran"\n`);
     const hook = join(repo, '.husky/pre-commit');
@@ -317,23 +333,25 @@ describe('lore hook install with a plain git hook', () => {
     });
   }
 
-  it("brings an earlier lore's shim up to date: status still proves it runs lore, install rewrites it, the chained hook stays", async (t) => {
-    const repo = guardRepo(t, ENV_RULE);
-    const env = envWithLore(t);
-    const hook = join(repo, '.git/hooks/pre-commit');
-    writeFileSync(`${hook}.lore-chained`, '#!/bin/sh\necho "existing hook ran" >&2\n');
-    chmodSync(`${hook}.lore-chained`, 0o755);
-    writeFileSync(hook, PREVIOUS_SHIMS[0]!);
-    chmodSync(hook, 0o755);
-    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
-      code: 0,
-      stdout: `lore runs on commit (git): git runs lore's shim ${hook} (as an earlier lore wrote it, which never asks lore serve: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit without running the hook it chains\n`,
-      stderr: '',
+  for (const [shim, why] of [[PREVIOUS_SHIMS[0]!.text, 'which never asks lore serve'], [EARLIER('shim'), 'whose client does not check who answers on the socket']] as const) {
+    it(`brings an earlier lore's shim up to date (${why}): status still proves it runs lore, install rewrites it, the chained hook stays`, async (t) => {
+      const repo = guardRepo(t, ENV_RULE);
+      const env = envWithLore(t);
+      const hook = join(repo, '.git/hooks/pre-commit');
+      writeFileSync(`${hook}.lore-chained`, '#!/bin/sh\necho "existing hook ran" >&2\n');
+      chmodSync(`${hook}.lore-chained`, 0o755);
+      writeFileSync(hook, shim);
+      chmodSync(hook, 0o755);
+      assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+        code: 0,
+        stdout: `lore runs on commit (git): git runs lore's shim ${hook} (as an earlier lore wrote it, ${why}: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit without running the hook it chains\n`,
+        stderr: '',
+      });
+      assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook}\n`, stderr: '' });
+      assert.equal(readFileSync(hook, 'utf8'), SHIM);
+      assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `existing hook ran\n${BLOCKED}`, committed: false });
     });
-    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook}\n`, stderr: '' });
-    assert.equal(readFileSync(hook, 'utf8'), SHIM);
-    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: `existing hook ran\n${BLOCKED}`, committed: false });
-  });
+  }
 
   it("refuses lore's shim once it was edited by hand, and uninstall still puts back the hook it chained", async (t) => {
     const repo = guardRepo(t, ENV_RULE);
@@ -405,21 +423,23 @@ describe('lore hook install with a hook file git tracks (core.hooksPath)', () =>
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
 
-  it("replaces the line an earlier lore put in a tracked hook, which status still proves until then", async (t) => {
-    const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': `#!/bin/sh\n${PREVIOUS_GIT_LINE}\necho "team hook ran" >&2\n` });
-    gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
-    const hook = join(repo, '.githooks/pre-commit');
-    chmodSync(hook, 0o755);
-    const env = envWithLore(t);
-    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
-      code: 0,
-      stdout: `lore runs on commit (hooks-path): git runs ${hook} (as an earlier lore wrote it, which never asks lore serve: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
-      stderr: '',
+  for (const [line, why] of [[PREVIOUS_GIT_LINE, 'which never asks lore serve'], [EARLIER('hook-line').trimEnd(), 'whose client does not check who answers on the socket']] as const) {
+    it(`replaces the line an earlier lore put in a tracked hook (${why}), which status still proves until then`, async (t) => {
+      const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': `#!/bin/sh\n${line}\necho "team hook ran" >&2\n` });
+      gitSync(repo, ['config', 'core.hooksPath', '.githooks']);
+      const hook = join(repo, '.githooks/pre-commit');
+      chmodSync(hook, 0o755);
+      const env = envWithLore(t);
+      assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+        code: 0,
+        stdout: `lore runs on commit (hooks-path): git runs ${hook} (as an earlier lore wrote it, ${why}: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
+        stderr: '',
+      });
+      assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook} as its first command; it replaced lore's earlier line 2\n${TRACKED(hook)}`, stderr: '' });
+      assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${GIT_LINE}\necho "team hook ran" >&2\n`);
+      assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
     });
-    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: `installed lore's pre-commit hook in ${hook} as its first command; it replaced lore's earlier line 2\n${TRACKED(hook)}`, stderr: '' });
-    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${GIT_LINE}\necho "team hook ran" >&2\n`);
-    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED, committed: false });
-  });
+  }
 
   it('refuses a tracked hook in another language rather than move it aside, and changes nothing', async (t) => {
     const original = '#!/usr/bin/env node\nconsole.log("checks ran");\n';

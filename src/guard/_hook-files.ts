@@ -7,7 +7,7 @@ import { isErrno } from '../errors.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { git } from '../git/exec.js';
 import { repoRoot } from './_evaluate.js';
-import { LORE_HOOK, MARKER } from './_hook-script.js';
+import { LORE_HOOK, MARKER, NEVER_ASKS, UNCHECKED, UNCHECKED_LORE_HOOK, type Previous } from './_hook-script.js';
 
 export type Where = { cwd: string; env: NodeJS.ProcessEnv };
 
@@ -22,20 +22,25 @@ export const LEFTHOOK_OLD = 'pre-commit.old';
  * and fails closed when lore is missing.
  * Under `lore hook status`'s probe the chained hook is not run: only lore's reach is proved.
  */
-export const SHIM = `#!/bin/sh
+export const SHIM = shim(LORE_HOOK);
+
+function shim(loreHook: string): string {
+  return `#!/bin/sh
 ${MARKER}: installed by "lore hook install"; "lore hook uninstall" restores the hook it chains.
 hooks_dir=$(dirname "$0")
 if [ -z "\${LORE_HOOK_PROBE:-}" ] && [ -x "$hooks_dir/${CHAINED}" ]; then "$hooks_dir/${CHAINED}" "$@" || exit $?; fi
 if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; exit 0; fi
-${LORE_HOOK}
+${loreHook}
 if [ -x ./node_modules/.bin/lore ]; then lore_hook ./node_modules/.bin/lore hook pre-commit; exit $?; fi
 if command -v lore >/dev/null 2>&1; then lore_hook lore hook pre-commit; exit $?; fi
 echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2
 exit 2
 `;
+}
 
-/** The shims lore wrote before: they run lore without asking `lore serve`; install replaces them with SHIM. */
-export const PREVIOUS_SHIMS: readonly string[] = [`#!/bin/sh
+/** The shims lore wrote before, and why install replaces each with SHIM. */
+export const PREVIOUS_SHIMS: readonly Previous[] = [{
+  text: `#!/bin/sh
 ${MARKER}: installed by "lore hook install"; "lore hook uninstall" restores the hook it chains.
 hooks_dir=$(dirname "$0")
 if [ -z "\${LORE_HOOK_PROBE:-}" ] && [ -x "$hooks_dir/${CHAINED}" ]; then "$hooks_dir/${CHAINED}" "$@" || exit $?; fi
@@ -44,7 +49,9 @@ if [ -x ./node_modules/.bin/lore ]; then exec ./node_modules/.bin/lore hook pre-
 if command -v lore >/dev/null 2>&1; then exec lore hook pre-commit; fi
 echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2
 exit 2
-`];
+`,
+  why: NEVER_ASKS,
+}, { text: shim(UNCHECKED_LORE_HOOK), why: UNCHECKED }];
 
 export interface HookPlace {
   /** The file lore writes or edits. */

@@ -17,25 +17,42 @@ export const HOOK_PROTOCOL = 'lore-hook/1';
  * The client of `lore serve`'s answer to the hook (cli/_hook-answer.ts), in Perl, which git's own
  * packages bring and which starts in a few milliseconds. It runs lore itself (`exec @ARGV`) unless
  * a daemon answers whole: on any error, for the status probe, with LORE_NO_DAEMON=1, when
- * .git/lore/run is not a folder of this user's that only they can enter, when nothing listens, after 60 s, and on any answer that is not a
- * complete `lore-hook/1 <0|1> <stdout bytes> <stderr bytes>` frame. It sends the lore it would run,
+ * .git/lore/run is not a folder of this user's that only they can enter, when nothing listens, when
+ * what listens is not a process of this user's (the socket's peer credentials: SO_PEERCRED on
+ * Linux, LOCAL_PEERCRED on macOS and FreeBSD; anywhere else lore runs itself), after 60 s, and on
+ * any answer that is not a complete `lore-hook/1 <0|1> <stdout bytes> <stderr bytes>` frame. The
+ * peer check closes the gap between looking at the folder and connecting: someone who can rename
+ * entries in .git (a group-writable shared repository) could put their own socket there meanwhile,
+ * but not make it theirs as this user. It sends the lore it would run,
  * and its arguments, its directory, whether stdout is a terminal and its width, and its
  * environment. Perl runs without the PERL5OPT family, which could change what the client does.
  */
-const CLIENT = String.raw`$SIG{PIPE}="IGNORE";sub f{alarm 0;exec @ARGV;print STDERR "lore: cannot run $ARGV[0]: $!\n";exit 2}$SIG{__DIE__}=\&f;` +
+const client = (peer: string): string => String.raw`$SIG{PIPE}="IGNORE";sub f{alarm 0;exec @ARGV;print STDERR "lore: cannot run $ARGV[0]: $!\n";exit 2}$SIG{__DIE__}=\&f;` +
   String.raw`f() if($ENV{LORE_HOOK_PROBE}//"")ne""||($ENV{LORE_NO_DAEMON}//"")eq"1";my @s=lstat "${HOOK_RUN_DIR}";f() unless @s&&-d _&&$s[4]==$>&&!($s[2]&63);` +
-  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un("${HOOK_SOCKET}"))||f();select((select($h),$|=1)[0]);` +
+  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un("${HOOK_SOCKET}"))||f();${peer}select((select($h),$|=1)[0]);` +
   String.raw`my $w="\0"x8;my $t=-t STDOUT?1:0;my $c=$t&&ioctl(STDOUT,$^O eq "darwin"?0x40087468:0x5413,$w)?(unpack "S2",$w)[1]:0;` +
   String.raw`my $p=readlink("/proc/self/cwd")//do{require Cwd;Cwd::getcwd()};` +
   String.raw`print $h join("\0","${HOOK_PROTOCOL}",$ARGV[0],join(" ",@ARGV[1..$#ARGV]),$p,$t,$c,map{"$_=$ENV{$_}"}sort keys %ENV),"\0\0" or f();shutdown $h,1;` +
   String.raw`local $/;my $r=<$h>//"";my($x,$n,$m)=$r=~m{\A${HOOK_PROTOCOL} ([01]) ([0-9]{1,9}) ([0-9]{1,9})\n} or f();` +
   String.raw`my $o=index($r,"\n")+1;length($r)==$o+$n+$m or f();alarm 0;print STDOUT substr($r,$o,$n);print STDERR substr($r,$o+$n,$m);exit $x`;
 
+/** The listener's user: Linux's ucred (pid, uid, gid), the BSDs' xucred (version, uid, ...); it must be this user. */
+const PEER = String.raw`my $u=$^O eq "linux"?(unpack "lL",getsockopt($h,SOL_SOCKET,SO_PEERCRED)//"")[1]:$^O=~/^(darwin|freebsd)$/?(unpack "IL",getsockopt($h,0,1)//"")[1]:undef;f() unless defined $u&&$u==$>;`;
+
+const loreHook = (code: string): string => `lore_hook() { if [ -S ${HOOK_SOCKET} ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl -MSocket -e '${code}' -- "$@"); else "$@"; fi; };`;
+
 /**
  * `lore_hook CMD...`: asks a running `lore serve` to answer the hook when its socket is there and
  * Perl is, else runs CMD (what the client does too on anything but a whole answer).
  */
-export const LORE_HOOK = `lore_hook() { if [ -S ${HOOK_SOCKET} ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl -MSocket -e '${CLIENT}' -- "$@"); else "$@"; fi; };`;
+export const LORE_HOOK = loreHook(client(PEER));
+
+/** What an earlier lore wrote: its client never asked who listens on the socket (a91f1cf, 2026-11-29). */
+export const UNCHECKED_LORE_HOOK = loreHook(client(''));
+
+/** Why install rewrites each earlier kind of hook, as `lore hook status` says it. */
+export const NEVER_ASKS = 'which never asks lore serve';
+export const UNCHECKED = 'whose client does not check who answers on the socket';
 
 // The parts of lore's line: the function above, LORE_SKIP=1 first (visible), then lore, else fail
 // closed with exit 2. `|| exit $?` stops the hook on a block (or on the status probe) whether or not it runs with -e.
@@ -50,11 +67,23 @@ export const HUSKY_LINE = [LORE_HOOK, SKIP, ON_PATH, MISSING, MARKER].join(' ');
 /** The line lore adds to a tracked hook file git runs itself: git puts nothing on PATH, so the local install comes first. */
 export const HOOK_LINE = [LORE_HOOK, SKIP, LOCAL, ON_PATH, MISSING, MARKER].join(' ');
 
+/** A hook text an earlier lore wrote, and why install replaces it. */
+export interface Previous {
+  text: string;
+  why: string;
+}
+
 /** What lore wrote before its line asked `lore serve` (until 2026-11): they run lore, without the daemon; install replaces them. */
 const PREVIOUS_LOCAL = 'elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?;';
 const PREVIOUS_ON_PATH = 'elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?;';
-export const PREVIOUS_HUSKY_LINES: readonly string[] = [[SKIP, PREVIOUS_ON_PATH, MISSING, MARKER].join(' ')];
-export const PREVIOUS_HOOK_LINES: readonly string[] = [[SKIP, PREVIOUS_LOCAL, PREVIOUS_ON_PATH, MISSING, MARKER].join(' ')];
+export const PREVIOUS_HUSKY_LINES: readonly Previous[] = [
+  { text: [SKIP, PREVIOUS_ON_PATH, MISSING, MARKER].join(' '), why: NEVER_ASKS },
+  { text: [UNCHECKED_LORE_HOOK, SKIP, ON_PATH, MISSING, MARKER].join(' '), why: UNCHECKED },
+];
+export const PREVIOUS_HOOK_LINES: readonly Previous[] = [
+  { text: [SKIP, PREVIOUS_LOCAL, PREVIOUS_ON_PATH, MISSING, MARKER].join(' '), why: NEVER_ASKS },
+  { text: [UNCHECKED_LORE_HOOK, SKIP, LOCAL, ON_PATH, MISSING, MARKER].join(' '), why: UNCHECKED },
+];
 
 // Lines keep their "\r" when the file has CRLF endings; a comment or the marker absorbs it.
 const splitLines = (text: string): string[] => text.split('\n');

@@ -11,7 +11,7 @@ import { readTextIfExists } from '../fs/read-text.js';
 import { git, gitOutcome } from '../git/exec.js';
 import { parseText } from '../store/parse.js';
 import { LEFTHOOK_OLD, PREVIOUS_SHIMS, SHIM, huskyRunnerProblem, isExecutable, isShim, locate, notAFolder, readHook, type Where } from './_hook-files.js';
-import { HOOK_LINE, HUSKY_LINE, MARKER, PREVIOUS_HOOK_LINES, PREVIOUS_HUSKY_LINES, provesFirst } from './_hook-script.js';
+import { HOOK_LINE, HUSKY_LINE, MARKER, PREVIOUS_HOOK_LINES, PREVIOUS_HUSKY_LINES, provesFirst, type Previous } from './_hook-script.js';
 import { lefthookConfigs, lefthookSnippet } from './_lefthook.js';
 
 /** Who runs the file git runs: lore's shim or a user hook in .git/hooks (git), husky, lefthook, the pre-commit framework, a core.hooksPath folder, or nothing. */
@@ -61,8 +61,8 @@ async function dryRun(root: string, env: NodeJS.ProcessEnv, args: readonly strin
   return { reached: output.includes(`lore: hook probe ${token}:`), code, output };
 }
 
-/** Said of a hook an earlier lore wrote: it runs lore, never lore serve's answer. */
-const OLDER = ' (as an earlier lore wrote it, which never asks lore serve: lore hook install updates it)';
+/** Said of a hook an earlier lore wrote: why install updates it. */
+const older = (previous: Previous | undefined): string => (previous === undefined ? '' : ` (as an earlier lore wrote it, ${previous.why}: lore hook install updates it)`);
 const notReached = (run: { code: number; output: string }): string => `a dry run (git hook run pre-commit) exited ${run.code} without reaching lore hook pre-commit`;
 
 /** lefthook's hook: a dry run that asks lefthook for its command named lore alone. */
@@ -109,9 +109,9 @@ export async function hookStatus(where: Where): Promise<HookStatus> {
     if (problem !== undefined) return { ...base, runs: false, message: problem, fix: `Install husky 9.1 or later and run npx husky, then lore hook install` };
     const hook = (await readHook(place.file)) ?? '';
     const proof = provesFirst(hook, HUSKY_LINE);
-    const older = !proof.ok && PREVIOUS_HUSKY_LINES.some((line) => provesFirst(hook, line).ok);
-    if (!proof.ok && !older) return { ...base, runs: false, message: `husky runs ${place.file}, and lore's line does not run first: ${proof.why}`, fix: INSTALL };
-    return proved({ ...base, message: `husky runs ${place.file} (git runs ${file})${older ? OLDER : ''}` }, await dryRun(root, where.env), 'as its first command, and stopped there');
+    const previous = proof.ok ? undefined : PREVIOUS_HUSKY_LINES.find((line) => provesFirst(hook, line.text).ok);
+    if (!proof.ok && previous === undefined) return { ...base, runs: false, message: `husky runs ${place.file}, and lore's line does not run first: ${proof.why}`, fix: INSTALL };
+    return proved({ ...base, message: `husky runs ${place.file} (git runs ${file})${older(previous)}` }, await dryRun(root, where.env), 'as its first command, and stopped there');
   }
   const manager = (await hooksPathSet(root, where.env)) ? 'hooks-path' : 'git';
   const text = await readHook(file);
@@ -119,9 +119,10 @@ export async function hookStatus(where: Where): Promise<HookStatus> {
   if (!(await isExecutable(file))) return { manager, file, runs: false, message: `${file} is not executable, so git skips it`, fix: `Make it executable (chmod +x ${file})` };
   if (text.includes('lefthook')) return lefthookStatus(root, file, where.env);
   if (text.includes(PRE_COMMIT_MARK)) return preCommitStatus(root, file, text);
-  if (text === SHIM || PREVIOUS_SHIMS.includes(text)) return proved({ manager, file, message: `git runs lore's shim ${file}${text === SHIM ? '' : OLDER}` }, await dryRun(root, where.env), 'without running the hook it chains');
-  const older = PREVIOUS_HOOK_LINES.some((line) => provesFirst(text, line).ok);
-  if (older || provesFirst(text, HOOK_LINE).ok) return proved({ manager, file, message: `git runs ${file}${older ? OLDER : ''}` }, await dryRun(root, where.env), 'as its first command, and stopped there');
+  const previousShim = PREVIOUS_SHIMS.find((shim) => shim.text === text);
+  if (text === SHIM || previousShim !== undefined) return proved({ manager, file, message: `git runs lore's shim ${file}${older(previousShim)}` }, await dryRun(root, where.env), 'without running the hook it chains');
+  const previous = PREVIOUS_HOOK_LINES.find((line) => provesFirst(text, line.text).ok);
+  if (previous !== undefined || provesFirst(text, HOOK_LINE).ok) return proved({ manager, file, message: `git runs ${file}${older(previous)}` }, await dryRun(root, where.env), 'as its first command, and stopped there');
   if (text.includes(MARKER)) return { manager, file, runs: false, message: `${file} carries lore's marker but is not lore's shim or line as lore writes them, so lore cannot prove what it runs`, fix: 'Run lore hook uninstall, then lore hook install' };
   return { manager, file, runs: false, message: `git runs ${file}, which does not run lore`, fix: INSTALL };
 }

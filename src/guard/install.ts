@@ -104,10 +104,10 @@ async function installChained(place: HookPlace): Promise<InstallResult> {
   }
   if (current?.includes(MARKER)) {
     // What an earlier lore wrote is brought up to date: the same checks, and the hook asks lore serve.
-    if (PREVIOUS_HOOK_LINES.some((line) => !isShim(current) && provesFirst(current, line).ok)) {
+    if (PREVIOUS_HOOK_LINES.some((line) => !isShim(current) && provesFirst(current, line.text).ok)) {
       return installLine(place, { line: HOOK_LINE, foreignWhy: '', problem: async () => undefined, executable: true });
     }
-    if (PREVIOUS_SHIMS.includes(current)) {
+    if (PREVIOUS_SHIMS.some((shim) => shim.text === current)) {
       await writeKeepingMode(place.file, SHIM, ((await stat(place.file)).mode & 0o7777) | 0o111);
       if ((await readTextIfExists(place.file)) === SHIM && (await isExecutable(place.file))) return { ...place, status: 'installed' };
       await writeKeepingMode(place.file, current, 0o755);
