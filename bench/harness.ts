@@ -122,17 +122,25 @@ export async function installHook(repo: string, env: NodeJS.ProcessEnv): Promise
 
 /**
  * `lore serve` in `repo`, answering its commit hook: resolves once it says so. `answered()` counts
- * the hooks it answered (every measured commit must be one), `stop()` ends it.
+ * the hooks it answered (every measured commit must be one), `stop()` ends it and resolves once it exited.
  */
-export async function served(repo: string, env: NodeJS.ProcessEnv, log: string): Promise<{ answered(): number; stop(): void }> {
+export async function served(repo: string, env: NodeJS.ProcessEnv, log: string): Promise<{ answered(): number; stop(): Promise<void> }> {
   const fd = openSync(log, 'w');
   const child = spawn(process.execPath, [LORE, 'serve', '--port', '0', '--no-ui'], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const text = (): string => readFileSync(log, 'utf8');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
   for (let waited = 0; !/answers the pre-commit hook of /.test(text()); waited += 50) {
-    if (waited > 30_000 || child.exitCode !== null) throw new Error(`lore serve in ${repo} did not answer the hook:\n${text()}`);
+    if (waited > 30_000 || child.exitCode !== null) {
+      await stop();
+      throw new Error(`lore serve in ${repo} did not answer the hook:\n${text()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { answered: () => text().split('\n').filter((line) => /answered a commit hook in /.test(line)).length, stop: () => child.kill('SIGTERM') };
+  return { answered: () => text().split('\n').filter((line) => /answered a commit hook in /.test(line)).length, stop };
 }
 

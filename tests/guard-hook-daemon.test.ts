@@ -234,7 +234,8 @@ describe('lore serve answers the commit hook', () => {
       chmodSync(spot, 0o777);
       const child = spawn(process.execPath, ['-e', listener, join(spot, 'l.sock'), 'lore-hook/1 0 0 0\n'], { uid, stdio: ['ignore', 'pipe', 'inherit'] });
       try {
-        await once(child.stdout!, 'data');
+        // A listener that cannot start (its user cannot run node) fails the test rather than hang it.
+        await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(([code]) => { throw new Error(`the listener as uid ${uid} exited with ${code}`); })]);
         renameSync(join(spot, 'l.sock'), join(dir, 'hook.sock'));
         return await commit(repo, env, files);
       } finally {

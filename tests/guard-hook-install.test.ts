@@ -18,7 +18,7 @@ const GIT_LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: 
 /** What an earlier lore wrote (it never asked lore serve). */
 const PREVIOUS_GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
-/** What lore wrote on 2026-11-29 (a91f1cf), whose client asked lore serve without checking who listens: tests/fixtures/hooks-2026-11-29/. */
+/** What lore wrote on 2026-11-29 (063acb4 to 6ebf3ae), whose client asked lore serve without checking who listens: tests/fixtures/hooks-2026-11-29/. */
 const EARLIER = (name: 'shim' | 'hook-line' | 'husky-line'): string => readFileSync(new URL(`fixtures/hooks-2026-11-29/${name}`, import.meta.url), 'utf8');
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };

@@ -37,21 +37,30 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   await processBench(`lore hook pre-commit, warm, ${FILES} staged files (30,000 lines)`, [LORE, 'hook', 'pre-commit'], 'under 1.5× floor, well under 150 ms', store, Math.max(RUNS, 10));
 
   // The hook `lore hook install` writes, run as git runs it, answered by lore serve: it must print
-  // what lore itself prints, and the daemon must have answered every run.
+  // what lore itself prints, and the daemon must have answered every run. The store is shared with
+  // later sections: the hook comes out again, and the daemon stops, whatever happens.
   const env = loreOnPath(dir);
   await installHook(store, env);
-  const hookScript = join(store, '.git', 'hooks', 'pre-commit');
-  const itself = timed('sh', [hookScript], store, { ...env, LORE_NO_DAEMON: '1' });
-  const daemon = await served(store, env, join(dir, 'guard-serve.log'));
-  const answered: number[] = [];
-  for (let i = 0; i <= Math.max(RUNS, 10); i++) {
-    const run = timed('sh', [hookScript], store, env);
-    if (run.code !== itself.code || run.output !== itself.output) throw new Error(`the hook answered by lore serve in ${store} printed another outcome:\n${run.output}\nthan lore itself:\n${itself.output}`);
-    if (i > 0) answered.push(run.ms); // the first answer warms the daemon
+  try {
+    const hookScript = join(store, '.git', 'hooks', 'pre-commit');
+    const itself = timed('sh', [hookScript], store, { ...env, LORE_NO_DAEMON: '1' });
+    const daemon = await served(store, env, join(dir, 'guard-serve.log'));
+    const answered: number[] = [];
+    try {
+      for (let i = 0; i <= Math.max(RUNS, 10); i++) {
+        const run = timed('sh', [hookScript], store, env);
+        if (run.code !== itself.code || run.output !== itself.output) throw new Error(`the hook answered by lore serve in ${store} printed another outcome:\n${run.output}\nthan lore itself:\n${itself.output}`);
+        if (i > 0) answered.push(run.ms); // the first answer warms the daemon
+      }
+    } finally {
+      await daemon.stop();
+    }
+    if (daemon.answered() !== answered.length + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${answered.length + 1} hooks of ${store}`);
+    addRow(`the installed hook answered by lore serve, warm, ${FILES} staged files`, answered, undefined, 'under 1.5× floor');
+  } finally {
+    const removed = await exec([LORE, 'hook', 'uninstall'], store, undefined, env);
+    if (removed.code !== 0) throw new Error(`lore hook uninstall in ${store}: exit ${removed.code}\n${removed.stdout}${removed.stderr}`);
   }
-  daemon.stop();
-  if (daemon.answered() !== answered.length + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${answered.length + 1} hooks of ${store}`);
-  addRow(`the installed hook answered by lore serve, warm, ${FILES} staged files`, answered, undefined, 'under 1.5× floor');
 
   // A real commit, with and without the hook (undone after each run).
   const hooks = join(dir, 'hooks');

@@ -100,7 +100,7 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
     ];
     steps.forEach((step) => step()); // warm-up: lore's caches, pre-commit's environments, the page cache
     const [lore, preCommit, bare, floor, answered] = interleave(steps, RUNS);
-    daemon.stop();
+    await daemon.stop();
     if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${withServe}`);
     const name = version.stdout.trim();
     const { paired, medians } = ratios(preCommit!, lore!);
@@ -127,7 +127,7 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
   const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, { ...env, LORE_NO_DAEMON: '1' }, false, passed), gitFloor(store), commitStep(store, env, false, passed)];
   steps.forEach((step) => step());
   const [bare, floor, guarded, reads, answered] = interleave(steps, RUNS);
-  daemon.stop();
+  await daemon.stop();
   if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${store}`);
   const byServe = ratios(answered!, bare!.map((x, i) => x + floor![i]!));
   const sum = bare!.map((x, i) => x + floor![i]!);

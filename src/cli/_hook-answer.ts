@@ -5,9 +5,9 @@
 // The client runs lore itself on anything else than a whole answer, so the daemon can only make
 // the hook faster, never weaker.
 //
-// Who may answer: a process that can make a socket in <repository>/.git/lore/run/, a folder of
-// the user's own that no one else can write (the client checks that, the daemon makes it so): the
-// same people who can change .git/hooks. What it answers with: the hook's own command, run only
+// Who may answer: a process of the committing user's that listens in <repository>/.git/lore/run/,
+// a folder of the user's own that no one else can write (the client checks the folder and the
+// listener's user, the daemon makes the folder so): the same people who can change .git/hooks. What it answers with: the hook's own command, run only
 // when the lore the hook would start is this daemon's own install, unchanged on disk since the
 // daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
 // request or a check that could not run is declined: the hook runs lore, which says why.
@@ -18,7 +18,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { isErrno } from '../errors.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
-import { prestartStagedChange } from '../guard/staged-change.js';
+import { forgetPrestarted, prestartStagedChange } from '../guard/staged-change.js';
 import { HOOK_PROTOCOL as PROTOCOL, HOOK_SOCKET } from '../guard/_hook-script.js';
 import type { CliIO } from './command.js';
 
@@ -42,11 +42,15 @@ const CHANGED = 'changed since this process started';
  */
 export function installStamp(root = PACKAGE): string {
   const files: string[] = [join(root, 'package.json')];
-  for (const dir of ['bin', 'dist', 'schemas']) {
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
-      if (!entry.isDirectory() && /\.(c?js|json)$/.test(entry.name)) files.push(join(entry.path, entry.name));
+  // A walk of its own: readdir's `recursive` lists too little on early Node 20 releases, and
+  // Dirent.path is gone in later ones.
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (/\.(c?js|json)$/.test(entry.name)) files.push(join(dir, entry.name));
     }
-  }
+  };
+  for (const dir of ['bin', 'dist', 'schemas']) walk(join(root, dir));
   files.sort();
   const stats = files.map((file) => lstatSync(file));
   // A file changed since this process started may be newer than the code it loaded: never equal.
@@ -141,7 +145,13 @@ async function respond(request: HookRequest, decline: Decline, after: () => stri
   prestartStagedChange(request.cwd, request.env);
   const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
   const stderr = new Capture(false, undefined);
-  const code = await run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) });
+  let code: number;
+  try {
+    code = await run(['hook', 'pre-commit'], { cwd: request.cwd, env: request.env, stdout, stderr, stdin: Readable.from([]) });
+  } finally {
+    // A read the check did not take (it stopped before, or ran elsewhere) is not kept for the next one.
+    forgetPrestarted(request.env);
+  }
   const late = after();
   if (late !== undefined) return late;
   // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.

@@ -28,6 +28,11 @@ export function prestartGit(args: readonly string[], options: GitOptions, after?
   prestarted.set(prestartKey(args, options.cwd), { env: options.env ?? process.env, output });
 }
 
+/** Drops the commands prestarted with `env` that nobody took. */
+export function forgetPrestartedGit(env: NodeJS.ProcessEnv): void {
+  for (const [key, run] of prestarted) if (run.env === env) prestarted.delete(key);
+}
+
 /** Runs git and returns its stdout; a failure becomes a GIT error with git's own message. */
 export function git(args: readonly string[], options: GitOptions): Promise<string> {
   const key = prestartKey(args, options.cwd);

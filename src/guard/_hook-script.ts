@@ -47,7 +47,7 @@ const loreHook = (code: string): string => `lore_hook() { if [ -S ${HOOK_SOCKET}
  */
 export const LORE_HOOK = loreHook(client(PEER));
 
-/** What an earlier lore wrote: its client never asked who listens on the socket (a91f1cf, 2026-11-29). */
+/** What an earlier lore wrote: its client never asked who listens on the socket (063acb4 to 6ebf3ae, 2026-11-29). */
 export const UNCHECKED_LORE_HOOK = loreHook(client(''));
 
 /** Why install rewrites each earlier kind of hook, as `lore hook status` says it. */

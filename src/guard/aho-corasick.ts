@@ -207,6 +207,11 @@ export class LiteralSet {
    */
   search(text: string, found: number[]): void {
     const { classOf, next, outStart, outIds, classes, accepting, reported } = this;
+    // A long-lived process (lore serve) searches without end: the marks start again before they wrap.
+    if (this.searches === 0x7fffffff) {
+      this.reported.fill(0);
+      this.searches = 0;
+    }
     const search = ++this.searches;
     let state = 0;
     for (let i = 0; i < text.length; i++) {

@@ -1,5 +1,6 @@
 // The git commands a check of the staged change runs besides the diff and the blobs, named once:
-// bin/lore.js starts them while the CLI loads (prestartHookGit), and the check takes those runs
+// bin/lore.js starts them while the CLI loads (prestartHookGit; lore serve before it runs the
+// hook's command), once the diff is in, and the check takes those runs
 // (git() hands a prestarted run to the first call with the same arguments, directory and env).
 // Every git process costs a fork and an exec on the hook's path, so the check asks for as much as
 // it can per process: the branch with the top level, the rule trees with the blobs.

@@ -1,7 +1,7 @@
 // The staged change is the hook's slowest step and needs none of lore's code, so bin/lore.js starts
-// reading it (the raw diff, then its blobs) before the CLI loads; checkStaged takes that read when
-// it is for the same directory and environment.
-import type { GitOptions } from '../git/exec.js';
+// reading it (the raw diff, then its blobs) before the CLI loads, and lore serve before it runs the
+// hook's command; checkStaged takes that read when it is for the same directory and environment.
+import { forgetPrestartedGit, type GitOptions } from '../git/exec.js';
 import { readStaged, startStagedRead, type StagedRead } from './changes.js';
 import { prestartHookGit } from './hook-git.js';
 
@@ -20,6 +20,12 @@ export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = proce
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   read.catch(() => undefined);
   early = { cwd, env, read };
+}
+
+/** Drops what prestartStagedChange started with `env` and nobody took (the reads themselves run out). */
+export function forgetPrestarted(env: NodeJS.ProcessEnv): void {
+  if (early?.env === env) early = undefined;
+  forgetPrestartedGit(env);
 }
 
 /** The staged change in `options.cwd`: the early read when it matches, else a new one. */
