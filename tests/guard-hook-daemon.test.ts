@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { RACY_MS } from '../src/fs/read-text.js';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
@@ -172,6 +172,31 @@ describe('lore serve answers the commit hook', () => {
     assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
     assert.deepEqual(hookLines(daemon), [
       `lore serve: declined a commit hook in ${repo}: the hook runs ${wrapper}, not this daemon's ${realpathSync(bin)}`,
+      `lore serve: answered a commit hook in ${repo}: blocked`,
+      `lore serve: declined a commit hook in ${repo}: lore changed on disk since this daemon started (restart lore serve)`,
+    ]);
+  });
+
+  it('declines once a dependency of its install is updated on disk (its package.json rewritten), and lore answers itself', async (t) => {
+    // A copy of lore with a node_modules of its own: re2js copied (to be "updated"), the rest linked.
+    const pkg = copyPackage(t);
+    const modules = join(pkg, 'node_modules');
+    unlinkSync(modules);
+    mkdirSync(modules);
+    const shared = join(LORE_BIN, '../../node_modules');
+    for (const name of readdirSync(shared)) {
+      if (name === 're2js') cpSync(join(shared, name), join(modules, name), { recursive: true });
+      else symlinkSync(join(shared, name), join(modules, name));
+    }
+    const bin = join(pkg, 'bin/lore.js');
+    const env = pathWithLore(t, bin);
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo, bin);
+    assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    writeFileSync(join(modules, 're2js/package.json'), readFileSync(join(modules, 're2js/package.json')));
+    const again = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
+    assert.deepEqual([again.code, again.stderr], [1, BLOCKED_ENV]);
+    assert.deepEqual(hookLines(daemon), [
       `lore serve: answered a commit hook in ${repo}: blocked`,
       `lore serve: declined a commit hook in ${repo}: lore changed on disk since this daemon started (restart lore serve)`,
     ]);

@@ -11,7 +11,8 @@
 // when the lore the hook would start is this daemon's own install, unchanged on disk since the
 // daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
 // request or a check that could not run is declined: the hook runs lore, which says why.
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -34,9 +35,10 @@ const OWN_BIN = join(PACKAGE, 'bin', 'lore.js');
 const CHANGED = 'changed since this process started';
 
 /**
- * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/
- * and package.json with its size, times and inode. Equal stamps: the files this daemon loaded are
- * the files a hook would load. Read synchronously, after the check it vouches for: some 750 lstat
+ * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/,
+ * package.json, and the package.json of each dependency where it resolves (an update rewrites it:
+ * npm replaces the folder), with its size, times and inode. Equal stamps: the files this daemon
+ * loaded are the files a hook would load. Read synchronously, after the check it vouches for: some 750 lstat
  * calls take a few milliseconds in a row, and several times that as promises on the thread pool
  * while git's output is coming in.
  */
@@ -51,11 +53,22 @@ export function installStamp(root = PACKAGE): string {
     }
   };
   for (const dir of ['bin', 'dist', 'schemas']) walk(join(root, dir));
+  files.push(...dependencyManifests(root));
   files.sort();
   const stats = files.map((file) => lstatSync(file));
   // A file changed since this process started may be newer than the code it loaded: never equal.
   if (stats.some((info) => info.ctimeMs > performance.timeOrigin)) return CHANGED;
   return files.map((file, i) => `${file}\0${stats[i]!.size}\0${stats[i]!.ctimeMs}\0${stats[i]!.mtimeMs}\0${stats[i]!.ino}`).join('\n');
+}
+
+/** The package.json of each of lore's dependencies, where Node resolves it from lore's folder (missing: where it would be, and the stamp fails). */
+function dependencyManifests(root: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const paths = createRequire(join(root, 'package.json')).resolve.paths;
+  return Object.keys(manifest.dependencies ?? {}).map((name) => {
+    const found = (paths(name) ?? []).map((dir) => join(dir, name, 'package.json')).find((file) => existsSync(file));
+    return found ?? join(root, 'node_modules', name, 'package.json');
+  });
 }
 
 export interface HookRequest {
