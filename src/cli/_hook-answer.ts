@@ -7,9 +7,10 @@
 //
 // Who may answer: a process of the committing user's that listens in <repository>/.git/lore/run/,
 // a folder of the user's own that no one else can write (the client checks the folder and the
-// listener's user, the daemon makes the folder so): the same people who can change .git/hooks. What it answers with: the hook's own command, run only
-// when the lore the hook would start is this daemon's own install, unchanged on disk since the
-// daemon loaded it (a rebuilt or upgraded lore is answered by itself). An error, an unknown
+// listener's user, the daemon makes the folder so): the same people who can change .git/hooks.
+// What it answers with: the hook's own command, run only when the lore the hook would start is
+// this daemon's own install, unchanged on disk since the daemon loaded it (a rebuilt or upgraded
+// lore, or an updated dependency, is answered by lore itself). An error, an unknown
 // request or a check that could not run is declined: the hook runs lore, which says why.
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,9 +39,9 @@ const CHANGED = 'changed since this process started';
  * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/,
  * package.json, and the package.json of each dependency where it resolves (an update rewrites it:
  * npm replaces the folder), with its size, times and inode. Equal stamps: the files this daemon
- * loaded are the files a hook would load. Read synchronously, after the check it vouches for: some 750 lstat
- * calls take a few milliseconds in a row, and several times that as promises on the thread pool
- * while git's output is coming in.
+ * loaded are the files a hook would load. Read synchronously, after the check it vouches for: some
+ * 750 lstat calls take a few milliseconds in a row, and several times that as promises on the
+ * thread pool while git's output is coming in.
  */
 export function installStamp(root = PACKAGE): string {
   const files: string[] = [join(root, 'package.json')];
