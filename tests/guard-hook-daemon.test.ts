@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { copyPackage, lore, LORE_BIN } from './helpers/cli.js';
 import { startDaemon, type Daemon } from './helpers/daemon.js';
-import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
+import { blockedEnv, envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const RULES = {
@@ -19,16 +19,7 @@ const RULES = {
   [prohibitionPath('pro-token')]: prohibition('pro-token', { content: ['tok_[0-9a-f]{8}'] }),
 };
 
-const BLOCKED_ENV = [
-  'lore: scanned the staged change: 1 file, 1 added line, 9 bytes against 2 prohibitions (0 from the change itself)',
-  '',
-  'BLOCKED pro-env [critical] Title of pro-env',
-  '  .env: path matches **/.env',
-  '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
-  '',
-  'lore: blocked: 1 critical finding',
-  '',
-].join('\n');
+const BLOCKED_ENV = blockedEnv(2);
 
 /** A PATH whose `lore` is a link to `bin` (npm's way: the daemon recognises its own install through it). */
 function pathWithLore(t: TestContext, bin = LORE_BIN): NodeJS.ProcessEnv {
@@ -68,6 +59,12 @@ async function commit(repo: string, env: NodeJS.ProcessEnv, files: Record<string
   writeFiles(repo, files);
   if (!args.includes('-a')) gitSync(repo, ['add', '--', ...Object.keys(files)]);
   const result = await gitRun(repo, ['commit', '-q', ...args, '-m', 'change'], env);
+  return { code: result.code, stderr: result.stderr };
+}
+
+/** Runs git commit again on what is staged already (a commit the hook blocked). */
+async function recommit(repo: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
+  const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
   return { code: result.code, stderr: result.stderr };
 }
 
@@ -120,17 +117,13 @@ describe('lore serve answers the commit hook', () => {
     assert.deepEqual(await commit(repo, env, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
     // Old enough that the daemon keeps their parse between answers (RACY_MS), and kept by one.
     await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
-    const again = async (): Promise<{ code: number; stderr: string }> => {
-      const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
-      return { code: result.code, stderr: result.stderr };
-    };
-    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(await recommit(repo, env), { code: 1, stderr: BLOCKED_ENV });
     const cache = join(repo, '.knowledge/.cache');
     for (const name of ['guard-rules.json', 'guard-literals-paths.bin']) {
       const saved = readFileSync(join(cache, name));
       // Garbage of the same length, written in place: the same inode and size, new times.
       writeFileSync(join(cache, name), Buffer.alloc(saved.length, 0x7b));
-      assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV }, name);
+      assert.deepEqual(await recommit(repo, env), { code: 1, stderr: BLOCKED_ENV }, name);
       assert.deepEqual(readFileSync(join(cache, name)), saved, `${name}: written again`);
     }
     assert.equal(hookLines(daemon).filter((line) => line.endsWith(': blocked')).length, 4);
@@ -162,14 +155,10 @@ describe('lore serve answers the commit hook', () => {
     const wrapper = realpathSync(join(wrapped.PATH!.split(':')[0]!, 'lore'));
     assert.deepEqual(await commit(repo, wrapped, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
     const env = pathWithLore(t, bin);
-    const again = async (): Promise<{ code: number; stderr: string }> => {
-      const result = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
-      return { code: result.code, stderr: result.stderr };
-    };
-    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(await recommit(repo, env), { code: 1, stderr: BLOCKED_ENV });
     // The copy's code changes under the running daemon (a rebuild, an upgrade in place).
     utimesSync(join(pkg, 'dist/guard/scan.js'), new Date(), new Date(Date.now() + 5000));
-    assert.deepEqual(await again(), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(await recommit(repo, env), { code: 1, stderr: BLOCKED_ENV });
     assert.deepEqual(hookLines(daemon), [
       `lore serve: declined a commit hook in ${repo}: the hook runs ${wrapper}, not this daemon's ${realpathSync(bin)}`,
       `lore serve: answered a commit hook in ${repo}: blocked`,

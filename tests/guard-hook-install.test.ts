@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { lore } from './helpers/cli.js';
-import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
+import { blockedEnv, envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 import { LORE_HOOK } from '../src/guard/_hook-script.js';
 import { PREVIOUS_SHIMS, SHIM } from '../src/guard/_hook-files.js';
@@ -24,16 +24,7 @@ const EARLIER = (name: 'shim' | 'hook-line' | 'husky-line'): string => readFileS
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
 /** What lore says (on stderr, through git) when the commit stages `.env`. */
-const BLOCKED = [
-  'lore: scanned the staged change: 1 file, 1 added line, 9 bytes against 1 prohibition (0 from the change itself)',
-  '',
-  'BLOCKED pro-env [critical] Title of pro-env',
-  '  .env: path matches **/.env',
-  '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
-  '',
-  'lore: blocked: 1 critical finding',
-  '',
-].join('\n');
+const BLOCKED = blockedEnv(1);
 const PASSED = 'lore: passed: no match for 1 prohibition in 1 file, 1 added line\n';
 const HUSKY_FAILED = 'husky - pre-commit script failed (code 1)\n';
 

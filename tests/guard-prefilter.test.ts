@@ -124,6 +124,17 @@ describe('the literal automaton', () => {
     assert.deepEqual([...new Set(runs)].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
   });
 
+  it('still reports each literal once per text after billions of searches (a daemon searches without end)', () => {
+    const set = new LiteralSet(Array.from({ length: 50 }, (_, i) => ({ id: i, text: 'abc' })));
+    // The count of searches as a long-lived process reaches it: the per-state marks are 32 bits.
+    (set as unknown as { searches: number }).searches = 0x7fffffff - 1;
+    for (let round = 0; round < 3; round++) {
+      const hits: number[] = [];
+      set.search('abc'.repeat(1000), hits);
+      assert.deepEqual(hits, Array.from({ length: 50 }, (_, i) => i), `search ${round + 1} past the wrap`);
+    }
+  });
+
   it('reads back from its bytes the same automaton, and refuses bytes cut short or of another layout', () => {
     const literals = [{ id: 1, text: 'api_key' }, { id: 2, text: 'Secret' }, { id: 3, text: 'ärger' }, { id: 4, text: 'key' }, ...Array.from({ length: 300 }, (_, i) => ({ id: 10 + i, text: String.fromCharCode(0x4e00 + 2 * i, 0x4e01 + 2 * i) }))];
     const set = new LiteralSet(literals);

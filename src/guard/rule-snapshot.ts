@@ -50,20 +50,10 @@ interface CacheFile<T> {
   content(): T | undefined;
 }
 
-/** `content` run once, its answer kept (a damaged file's error too). */
+/** `content` run once its answer is first wanted, and kept. */
 function once<T>(content: () => T): () => T {
-  let done: { value: T } | { error: unknown } | undefined;
-  return () => {
-    if (done === undefined) {
-      try {
-        done = { value: content() };
-      } catch (error) {
-        done = { error };
-      }
-    }
-    if ('error' in done) throw done.error;
-    return done.value;
-  };
+  let done: { value: T } | undefined;
+  return () => (done ??= { value: content() }).value;
 }
 
 /**

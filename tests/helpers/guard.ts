@@ -13,6 +13,20 @@ export function prohibition(id: string, fields: Record<string, unknown>): string
   return `${JSON.stringify({ id, type: 'prohibition', title: `Title of ${id}`, description: 'Do not.', scope: 'global', keywords: [], priority: 'critical', source: 'manual', createdAt: NOW, updatedAt: NOW, createdBy: 'test', enabled: true, ...fields }, null, 2)}\n`;
 }
 
+/** What lore prints (on stderr) when a commit stages a one-line `.env` and the store's `pro-env` blocks it, against `rules` prohibitions. */
+export function blockedEnv(rules: number): string {
+  return [
+    `lore: scanned the staged change: 1 file, 1 added line, 9 bytes against ${rules} prohibition${rules === 1 ? '' : 's'} (0 from the change itself)`,
+    '',
+    'BLOCKED pro-env [critical] Title of pro-env',
+    '  .env: path matches **/.env',
+    '  how to proceed: take the file out of the commit (git rm --cached -- ".env"); if it must be committed, add an allowlist record in .knowledge/allow/ and have it reviewed',
+    '',
+    'lore: blocked: 1 critical finding',
+    '',
+  ].join('\n');
+}
+
 export const prohibitionPath = (id: string): string => `.knowledge/knowledge/prohibitions/${id}.yaml`;
 
 /** A repository with `.knowledge/config.yaml` (project demo) and the given files, committed. */
