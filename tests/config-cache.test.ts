@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { ValidationError } from '../src/errors.js';
 import { loadConfig, openStore } from '../src/store/open.js';
 import { parseConfig } from '../src/store/config.js';
+import { configTemplate } from '../src/store/config-template.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { tempStore } from './helpers/temp.js';
 
@@ -49,8 +50,8 @@ describe('the config.yaml cache', () => {
   });
 
   it('lets lore query on a warm store run without the YAML parser or ajv, and on a cold one in lore\'s own form', async (t) => {
-    // A comment after the first key is outside the form the line reader takes: only yaml reads this config.yaml.
-    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })], { config: '# the shop\n' });
+    // A comment after a value is outside the form the line reader takes: only yaml reads this config.yaml.
+    const { root } = await knowledgeStore(t, [entry({ id: 'rec-retry', title: 'Retry flaky uploads' })], { config: 'turns:\n  max_turns: 3 # the shop\n' });
     const hour = new Date(Date.now() - 3600_000);
     for (const file of ['knowledge/recommendations/rec-retry.yaml', 'config.yaml']) utimesSync(join(root, '.knowledge', file), hour, hour);
     const trace = join(root, 'trace.mjs');
@@ -61,8 +62,8 @@ describe('the config.yaml cache', () => {
     assert.match(await loaded(), /LOADED yaml\n$/, 'a cold store parses config.yaml with yaml');
     // Nothing needs YAML once the caches hold config.yaml and the entries.
     assert.match(await loaded(), /LOADED \n$/);
-    // In the form lore writes, not even a cold store does.
-    writeFileSync(join(root, '.knowledge/config.yaml'), 'version: 1\nproject: shop\n');
+    // In the form lore writes, not even a cold store does: the config.yaml of lore init, comments and nested settings.
+    writeFileSync(join(root, '.knowledge/config.yaml'), configTemplate('shop', '# yaml-language-server: $schema=schemas/config.schema.json'));
     rmSync(join(root, '.knowledge/.cache'), { recursive: true, force: true });
     assert.match(await loaded(), /LOADED \n$/);
   });

@@ -8,6 +8,8 @@ import { describe, it } from 'node:test';
 import YAML, { isScalar, LineCounter, visit } from 'yaml';
 import { readPlainYaml, type PlainScalar } from '../src/store/_plain-yaml.js';
 import { parseText } from '../src/store/parse.js';
+import { DEFAULT_CONFIG } from '../src/store/config-defaults.js';
+import { configTemplate } from '../src/store/config-template.js';
 import { renderRecord } from '../src/store/write.js';
 import { prng } from './helpers/glob-fuzz.js';
 
@@ -125,6 +127,13 @@ describe('the plain YAML reader', () => {
     assert.deepEqual(parsed.locateAll([{ pointer: '/priority' }, { pointer: '/examples/0/outcome' }, { pointer: '/examples/0/scenario' }, { pointer: '/keywords', atKey: true }]).map((at) => at && [at.line, at.column]), [[15, 11], [12, 14], [9, 15], [13, 1]]);
   });
 
+  it('leaves a text nested past 64 levels to the parser, without recursing through it', () => {
+    const nested = (levels: number): string => Array.from({ length: levels }, (_, n) => `${'  '.repeat(n)}k:`).join('\n') + ' 1\n';
+    assert.equal(readPlainYaml(nested(64))?.depth, 64);
+    assert.equal(readPlainYaml(nested(65)), undefined);
+    assert.equal(readPlainYaml(nested(1500)), undefined);
+  });
+
   it('leaves a text nested past the depth limit to the parser, which says where', () => {
     assert.deepEqual(parseText('a:\n  - b: 1\n', 'x.yaml', { maxAliases: 100, maxDepth: 2 }).problems, [
       { severity: 'error', file: 'x.yaml', line: 2, column: 5, frame: '  1 | a:\n> 2 |   - b: 1\n    |     ^', message: 'the value is nested more than 2 levels deep (the limit, limits.max_depth)' },
@@ -143,9 +152,22 @@ describe('the plain YAML reader', () => {
       }
     };
     walk('.knowledge');
+    const knowledgeFiles = files.length;
     walk('packs');
     const taken = files.filter((file) => sameAsYaml(readFileSync(file, 'utf8')));
-    assert.ok(taken.length >= 10, `only ${taken.length} of ${files.length} files were in the plain form`);
+    assert.ok(taken.length >= 30, `only ${taken.length} of ${files.length} files were in the plain form`);
+    // What lore init copies into every store is read without loading yaml.
+    assert.deepEqual(files.slice(knowledgeFiles).filter((file) => !taken.includes(file)), []);
+  });
+
+  it('reads the config.yaml lore init writes as yaml does, comments and nested settings included', () => {
+    for (const project of ['shop', 'my-app_2', '2026', 'yes', 'a b', 'café', undefined]) {
+      const text = configTemplate(project, '# yaml-language-server: $schema=schemas/config.schema.json');
+      assert.equal(sameAsYaml(text), project !== 'café', text);
+    }
+    const plain = readPlainYaml(configTemplate('shop', '# c'))!;
+    assert.deepEqual(plain.value, { version: 1, project: 'shop', ...Object.fromEntries(Object.entries(DEFAULT_CONFIG).filter(([key]) => key !== 'version')) });
+    assert.equal(plain.depth, 2);
   });
 
   // Each of these is either refused or read as yaml reads it; the second column says which.
@@ -155,14 +177,14 @@ describe('the plain YAML reader', () => {
     ['a: 007\n', false], ['a: 1.\n', false], ['a: .inf\n', false], ['a: NaN\n', true], ['a: Infinity\n', true],
     ['a: ~\n', false], ['a: Null\n', true], ['a: nULL\n', true], ['a: TRUE\n', true], ['a: yes\n', true], ['a: y\n', true], ['a: e5\n', true],
     ['a: foo: bar\n', false], ['a: foo #c\n', false], ['a: foo#c\n', true], ['a: http://x.y/z\n', true], ['a: x:\n', false],
-    ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', false], ['a: - x\n', false], ['a: "x\\u0041"\n', false], ["a: 'it''s \"x\"'\n", true], ["a: ''\n", true], ["a: 'x''\n", false], ["a: 'x' y\n", false], ["a: 'é\\n'\n", true], ["a: '\t'\n", false],
+    ['a: x,y [z] {w}\n', true], ['a: x ]\n', true], ['a: -x\n', true], ['a: - x\n', false], ['a: "x\\u0041"\n', false], ["a: 'it''s \"x\"'\n", true], ["a: ''\n", true], ["a: 'x''\n", false], ["a: 'x' y\n", false], ["a: 'é\\n'\n", true], ["a: '\t'\n", false],
     ['a: >-\n  x\n', false], ['a: &x y\n', false], ['a: *x\n', false], ['a: !!str 1\n', false],
     ['a: x ! & * | > % @ ` \' " \\\n', true], ['a: x\\ny\n', true], ['a: [1, 2]\n', true], ['a: [1,2]\n', false], ['a: [x]\n', false],
     ['a: []\n', true], ['a: {}\n', false], ['a:\n  - x\n  - 2\n  - "3"\nb: c\n', true], ['a:\n- x\n', false], ['a:\n', false],
-    ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', false], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', false], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
+    ['a:\n  - x: 1\n', true], ['a:\n  - b: 1\n    c: x\n  - d: y\ne: f\n', true], ['a:\n  - b: 1\n   c: x\n', false], ['a:\n  - b: 1\n    b: 2\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  - b: [1, 2]\n', true], ['a:\n  - b: 1\n    - c\n', false], ['a:\n  - __proto__: 1\n', false], ['a:\n  - True: 1\n', false], ['a:\n  - b: c: d\n', false], ['a:\n  - x\n    c: 1\n', false], ['a:\n  - b: 1\n      c: 2\n', false], ['a:\n  - b: 1\n    c:\n      - d\n', true], ['a:\n  - - x\n', false], ['a:\n  - []\n', false], ['a:\n    - x\n', false], ['a:\n  -  x\n', false],
     ['a: x\n  y\n', false], ['a: x\n\n  y\n', false], ['a: x\n\nb: y\n', false], ['a: x \n', false], ['a:  x\n', false], ['a : x\n', false],
     ['a: 1\na: 2\n', false], ['__proto__: x\n', false], ['true: x\n', false], ['null: x\n', false], ['on: x\n', true], ['y: n\n', true],
-    ['# c\n# d\na: 1\n', true], ['a: 1\n# c\n', false], ['# c\n', false], ['', false], ['a: 1', true], ['a: 1\r\n', false], ['\ufeffa: 1\n', false],
+    ['# c\n# d\na: 1\n', true], ['a: 1\n# c\n', true], ['# c\n', false], ['', false], ['a: 1', true], ['a: 1\r\n', false], ['\ufeffa: 1\n', false],
     ['---\na: 1\n', false], ['a: 1\n...\n', false], ['a: 1\n---\nb: 2\n', false], ['%YAML 1.1\n---\na: 1\n', false],
     ['a: é\n', false], ['a: "é 😀"\n', true], ['a: "\ud800"\n', false], ['a: "\u2028"\n', false], ['a: "\t"\n', false], ['a: x\ty\n', false],
     [`${'k'.repeat(128)}: x\n`, true], [`${'k'.repeat(129)}: x\n`, false], ['a: <<\n', false], ['<<: x\n', false], ['a1_B: x\n', true], ['1a: x\n', false],
@@ -171,10 +193,22 @@ describe('the plain YAML reader', () => {
     ['a: |-\n   x\n', false], ['a: |-\n  x\n   y\n  z\n', true], ['a: |-\n  x\n\n  y\n', true], ['a: |-\n  x\n \n  y\n', false], ['a: |-\n  x\n\t\n', false],
     ['a: |-\n  x\n\n\nb: 1\n', true], ['a: |\n  x\n\n\nb: 1\n', true], ['a: |\n  x\n\n', true], ['a: |-\n\n  x\n', true], ['a: |-\nb: 1\n', false], ['a: |-\n', false],
     ['a: |-\n  # not a comment\n  - x: y\n  "q" \'r\' : #\n', true], ['a: |-\n  x\ty\n  \tz\n', true], ['a: |-\n  \tx\n', false], ['a: |-\n  x \n', true],
-    ['a: |-\n  é 😀\n', true], ['a: |-\n  \u2028\n', false], ['a: |-\n  \ud800\n', false], ['a: |-\n  x\u0085y\n', false], ['a: |-\n  x\n# c\n', false], ['a: |-\n  x\n  ---\n  ...\n', true],
+    ['a: |-\n  é 😀\n', true], ['a: |-\n  \u2028\n', false], ['a: |-\n  \ud800\n', false], ['a: |-\n  x\u0085y\n', false], ['a: |-\n  x\n# c\n', true], ['a: |-\n  x\n  ---\n  ...\n', true],
     ['a: |- \n  x\n', false], ['a: |-  # c\n  x\n', false], ['a: |-\n x\n', false], ['a: |-\n  x\n y\n', false],
     ['a:\n  - b: |-\n      x\n      y\n    c: d\n', true], ['a:\n  - b: |-\n      x\n  - c: |\n      y\n\ne: f\n', true], ['a:\n  - b: 1\n    c: |-\n      x\n', true],
     ['a:\n  - b: |-\n     x\n', false], ['a:\n  - b: |-\n       x\n', false], ['a:\n  - |-\n    x\n', false], ['a:\n  - b: |-\n      x\n     y\n', false],
+    // Scalars that start as patterns and file names do, and the numbers and words among them.
+    ['a: \\bAKIA[0-9]{16}\\b\n', true], ['a: (?:^|/)x\n', true], ['a: $HOME\n', true], ['a: ^x$\n', true], ['a: //x/:y\n', true], ['a: .env\n', true], ['a: ./x\n', true],
+    ['a: .-x\n', true], ['a: ._x\n', true], ['a: .inf\n', false], ['a: .NaN\n', false], ['a: .Infinity\n', true], ['a: .5\n', false], ['a: ..x\n', false], ['a: .\n', false],
+    ['a: --x\n', true], ['a: -----BEGIN KEY-----\n', true], ['a: -1\n', true], ['a: -.5\n', false], ['a: -.inf\n', false], ['a: -\n', false], ['a:\n  - -x\n  - --- x\n', true],
+    // Mappings nested two spaces a level, and comment lines at the column of the key after them.
+    ['a:\n  b: 1\n  c: x\nd: 2\n', true], ['a:\n  b:\n    c: 1\n', true], ['a:\n  b:\n    - x\n  c:\n    - d: 1\n      e: |-\n        y\n', true],
+    ['a:\n  b: |-\n    x\n  c: 1\n', true], ['a:\n  - b:\n      c: 1\n', true], ['a:\n  - b:\n      - c\n    d: 1\n', true], ['a:\n  b: [1, 2]\n', true],
+    ['a:\n   b: 1\n', false], ['a:\n b: 1\n', false], ['a:\n  b: 1\n c: 2\n', false], ['a:\n  b: 1\n   c: 2\n', false], ['a:\n  b: 1\n  b: 2\n', false], ['a:\n  b:\n', false],
+    ['a:\n  b: 1\n\n  c: 2\n', false], ['a:\n  true: 1\n', false], ['a:\n  - b:\n    c: 1\n', false], ['a:\n  b:\n  - c\n', false],
+    ['# c\na: 1\n# d\nb: 2\n', true], ['a:\n  # c\n  # d\n  b: 1\n', true], ['a:\n  b: 1\n# c\nd: 2\n', true], ['a:\n  - b: 1\n    # c\n    d: 2\n', true],
+    ['a: |-\n  x\n# c\nb: 1\n', true], ['a: |\n  x\n\n# c\nb: 1\n', true], ['a:\n  b: 1\n  # c\n', true], ['a:\n  b: 1\n  # c\nd: 2\n', true], ['a:\n # c\n  b: 1\n', false], ['a:\n   # c\n  b: 1\n', false],
+    ['a:\n  b: 1\n# c\n  d: 2\n', false], ['a:\n  # c\n  - x\n', false], ['a:\n  - x\n  # c\n  - y\n', false], ['a: 1\n#\u00e9\nb: 2\n', false], ['a: 1\n # c\nb: 2\n', false],
   ];
   for (const [text, taken] of cases) {
     it(`${taken ? 'reads as yaml does' : 'leaves to the parser'}: ${JSON.stringify(text)}`, () => {
@@ -241,6 +275,58 @@ describe('the plain YAML reader', () => {
     }
     // The check above means something only if many texts were taken.
     assert.ok(taken > 2000 && withMaps > 200 && withBlocks > 200, `only ${taken} random texts were in the plain form, ${withMaps} with mappings in lists, ${withBlocks} with blocks`);
+  });
+
+  it('reads random nested mappings and lists, with comment lines, as yaml does, whenever it takes them', () => {
+    const random = prng(33);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    // Each text has its own odds of a line off its column or a comment out of place (noise).
+    let noise = 0;
+    const odd = (p: number): boolean => random() < p * noise;
+    const pad = (n: number): string => ' '.repeat(Math.max(0, n));
+    const shift = (column: number): number => (odd(0.08) ? column + pick([-2, -1, 1, 2]) : column);
+    const comment = (column: number): string => `${pad(shift(column))}${odd(0.2) ? pick(['#é', '#\t', '# c ', 'x']) : pick(['# c', '#', '# a: b', '#  - x', '# |-'])}`;
+    const key = (): string => (odd(0.1) ? pick(['on', 'true', '__proto__', 'a b', '-a', '1']) : pick(['a', 'b', 'c', 'limits', 'max_depth', 'k9']));
+    const taken = ['x', 'hello world', '1', '-1', '0.5', '"q"', "'s'", 'true', 'yes', 'null', 'on', '.env', './x', '-x', '--x', '-----BEGIN KEY-----', '\\bAKIA[0-9]{16}\\b', '(?:^|/)x', '$HOME', '^x$', '//x/:y'];
+    const scalar = (): string => (odd(0.5) ? pick(['~', '.inf', '.NaN', '.5', '..x', '-', '-.5', '- x', '[1, 2]', '[]', '{}', 'a: b', 'x #c', 'x:', 'é', '*a', '&a x', '!x', '|', '>', '%x', '@x']) : pick(taken));
+    const block = (column: number): string[] => Array.from({ length: 1 + Math.floor(random() * 3) }, () => (odd(0.1) ? pick(['', pad(column), '# c']) : `${pad(shift(column))}${pick(['x', '# not a comment', '- y', 'b: 1'])}`));
+    const comments = (column: number): string[] => (random() < 0.25 ? Array.from({ length: 1 + Math.floor(random() * 2) }, () => comment(column)) : []);
+    // One `key:` entry whose key stands at `column`, written after `lead` (spaces, or `- ` for a list item's first).
+    const entry = (column: number, depth: number, lead: string): string[] => {
+      const head = `${lead}${key()}:`;
+      const r = random();
+      if (depth < 5 && r < 0.25) return [head, ...comments(column + 2), ...mapping(column + 2, depth + 1)];
+      if (depth < 5 && r < 0.45) return [head, ...(odd(0.2) ? comments(column + 2) : []), ...list(column + 2, depth + 1)];
+      if (r < 0.55) return [`${head} ${pick(['|-', '|'])}`, ...block(column + 2)];
+      if (r < 0.6) return [`${head} ${pick(['[1, 2]', '[]', '[-3]'])}`];
+      if (odd(0.05)) return [head];
+      return [`${head} ${scalar()}`];
+    };
+    const mapping = (column: number, depth: number): string[] => {
+      const lines: string[] = [];
+      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) lines.push(...(lines.length > 0 ? comments(column) : []), ...entry(column, depth, pad(shift(column))));
+      if (odd(0.1)) lines.push(comment(column));
+      return lines;
+    };
+    const list = (column: number, depth: number): string[] => Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+      const lead = `${pad(shift(column))}- `;
+      if (random() < 0.35) return [`${lead}${scalar()}`];
+      const item = entry(column + 2, depth + 1, lead);
+      for (let n = Math.floor(random() * 3); n > 0; n--) item.push(...comments(column + 2), ...entry(column + 2, depth + 1, pad(shift(column + 2))));
+      return item;
+    }).flat();
+    let read = 0;
+    let deep = 0;
+    let withComments = 0;
+    for (let n = 0; n < 30_000; n++) {
+      noise = pick([0, 0.3, 1]);
+      const text = [...comments(0), ...mapping(0, 1)].join('\n') + (random() < 0.95 ? '\n' : '');
+      if (!sameAsYaml(text)) continue;
+      read++;
+      if (readPlainYaml(text)!.depth >= 4) deep++;
+      if (/\n *#/.test(text)) withComments++;
+    }
+    assert.ok(read > 6000 && deep > 1000 && withComments > 1000, `only ${read} random texts were in the plain form, ${deep} nested four deep or more, ${withComments} with comment lines past the first key`);
   });
 
   it('reads every literal block of up to three lines drawn from tricky lines as yaml does, whenever it takes it', () => {

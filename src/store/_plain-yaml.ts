@@ -1,12 +1,14 @@
-// The narrow YAML that lore writes (canonical.ts), read line by line without the YAML parser: a
-// mapping of scalars, of lists of scalars and of lists of flat mappings (an entry's examples), one
-// scalar per line, or text of several lines in a literal block (`|-` or `|`). yaml's parser takes
-// about 0.2 ms for a record, most of a cold `lore validate` of 10,000 records; these lines take a
-// few microseconds. Only forms that read the same as yaml reads them (YAML 1.2, core schema) are
-// taken; for any other line (deeper nesting, folded blocks, a block with an indentation or keep
-// indicator or a line of blanks, comments after the first key, CRLF, tabs, non-ASCII plain text,
-// repeated keys...) readPlainYaml gives undefined and the parser reads the whole text.
-// tests/plain-yaml.test.ts holds every form, and random texts, against yaml's reading.
+// The narrow YAML that lore writes (canonical.ts, config-template.ts), read line by line without the
+// YAML parser: mappings nested two spaces a level, of scalars, of lists (`- ` two spaces in) of
+// scalars or of mappings, of one-line lists of integers, one scalar per line, or text of several
+// lines in a literal block (`|-` or `|`), with comment lines at a key's column before it. yaml's
+// parser takes about 0.2 ms for a record, most of a cold `lore validate` of 10,000 records, and
+// loading it 30 ms of a command's start; these lines take a few microseconds. Only forms that read
+// the same as yaml reads them (YAML 1.2, core schema) are taken; for any other line (other
+// indentation, folded blocks, a block with an indentation or keep indicator or a line of blanks,
+// comments elsewhere, CRLF, tabs, non-ASCII plain text, repeated keys...) readPlainYaml gives
+// undefined and the parser reads the whole text. tests/plain-yaml.test.ts holds every form, and
+// random texts, against yaml's reading.
 
 /** A plain (unquoted) scalar as yaml's visit meets it: keys and values in document order. */
 export interface PlainScalar {
@@ -21,23 +23,26 @@ export interface PlainYaml {
   value: Record<string, unknown>;
   /** The plain scalars, for the YAML 1.1 warnings (parse.ts). */
   plain: PlainScalar[];
-  /** How deep collections nest: 1 for scalars only, 2 with lists, 3 with mappings in lists. */
+  /** How deep collections nest: 1 for scalars only, 2 with lists or mappings in the top one, and so on. */
   depth: number;
 }
 
-/** A key line: `key: value` or `key:` over list items. yaml refuses implicit keys past 1024 characters. */
+/** A key line: `key: value` or `key:` over a nested list or mapping. yaml refuses implicit keys past 1024 characters. */
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_]{0,127}):(?: (.+))?$/;
-const ITEM = '  - ';
-/** The indent of a list item's further `key: value` lines. */
-const ITEM_MAP = '    ';
 const COMMENT_LINE = /^#[\x20-\x7e]*$/;
 /** Numbers written as they are read: no sign but minus, no leading zero, no exponent, within double precision. */
 const INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 /** A one-line flow list of integers, as canonical.ts writes number tuples: `[4, 6]`. */
 const INT_LIST = /^\[-?(?:0|[1-9][0-9]{0,14})(?:, -?(?:0|[1-9][0-9]{0,14}))*\]$/;
-/** Plain text: a letter or `_` first, then printable ASCII (`: `, ` #` and the ends are checked apart). */
-const PLAIN_TEXT = /^[A-Za-z_][\x20-\x7e]*$/;
+/**
+ * Plain text: printable ASCII (`: `, ` #` and the ends are checked apart) starting with a letter, `_`,
+ * one of `\ ( / $ ^`, a dot then a letter, `/`, `_` or `-` (a file name; `.inf` and `.nan` are taken
+ * apart), or `-` then a letter or `-` (`-----BEGIN`): never an indicator, nor a number's start.
+ */
+const PLAIN_TEXT = /^(?:[A-Za-z_\\(/$^]|\.[A-Za-z_/-]|-[A-Za-z-])[\x20-\x7e]*$/;
+/** The core schema's words for infinity and not-a-number. */
+const DOT_WORDS = new Set(['.inf', '.Inf', '.INF', '.nan', '.NaN', '.NAN']);
 /** A double-quoted scalar whose escapes mean the same in JSON: JSON.parse reads it. */
 const QUOTED = /^"(?:[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[\ud800-\udbff][\udc00-\udfff]|\\["\\/bfnrt])*"$/;
 /** A single-quoted scalar (yaml writes one for text holding `"`): `''` stands for `'`, nothing else is escaped. */
@@ -66,7 +71,7 @@ function scalar(source: string, line: number, column: number, plain: PlainScalar
   let value: unknown;
   if (WORDS.has(source)) value = WORDS.get(source);
   else if (INT.test(source) || FLOAT.test(source)) value = Number(source);
-  else if (PLAIN_TEXT.test(source) && !source.includes(': ') && !source.includes(' #') && !source.endsWith(':') && !source.endsWith(' ')) value = source;
+  else if (PLAIN_TEXT.test(source) && !DOT_WORDS.has(source) && !source.includes(': ') && !source.includes(' #') && !source.endsWith(':') && !source.endsWith(' ')) value = source;
   else return OTHER;
   plain.push({ source, value, line, column });
   return value;
@@ -77,10 +82,23 @@ function newKey(map: Record<string, unknown>, key: string): boolean {
   return !Object.hasOwn(map, key) && !WORDS.has(key) && key !== '__proto__';
 }
 
+/** The number of spaces a line starts with. */
+function indentOf(line: string): number {
+  let n = 0;
+  while (line.charCodeAt(n) === 0x20) n++;
+  return n;
+}
+
 /** The record in `text` when all of it is in the narrow form above; undefined sends it to the parser. */
 export function readPlainYaml(text: string): PlainYaml | undefined {
   return new LineReader(text).record();
 }
+
+/** The deepest nesting read here (records nest 4 deep): a deeper text goes to the parser, which reports nesting past the limit. */
+const MAX_LEVEL = 64;
+
+/** Marks the end of a mapping or list: the next line is indented less, or there is none. */
+const END = Symbol('end');
 
 /** Reads the lines of one text in order: `at` is the line being read (0-based). */
 class LineReader {
@@ -99,74 +117,99 @@ class LineReader {
     const { lines } = this;
     while (this.at < lines.length && COMMENT_LINE.test(lines[this.at]!)) this.at++;
     if (this.at === lines.length) return undefined; // no content: the parser says the file is empty
-    const value: Record<string, unknown> = {};
-    for (; this.at < lines.length; this.at++) {
-      const match = KEY_LINE.exec(lines[this.at]!);
-      if (match === null) return undefined;
-      const key = match[1]!;
-      if (!newKey(value, key)) return undefined;
-      this.plain.push({ source: key, value: key, line: this.at + 1, column: 1 });
-      const rest = match[2];
-      const item = rest === undefined ? this.list() : rest === '[]' || INT_LIST.test(rest) ? this.numbers(rest, key.length + 4) : this.scalarOrBlock(rest, key.length + 3, 2);
-      if (item === OTHER) return undefined;
-      value[key] = item;
-    }
+    const value = this.mapping(0, 1);
+    if (value === OTHER) return undefined;
     return { value, plain: this.plain, depth: this.depth };
   }
 
-  /** The value after `key: ` at `column` (1-based): a scalar, or a literal block indented `indent`. */
-  private scalarOrBlock(source: string, column: number, indent: number): unknown {
-    return source.startsWith('|') ? this.block(source, indent) : scalar(source, this.at + 1, column, this.plain);
+  /**
+   * The `key: value` lines of a mapping whose keys stand at `column` (0-based), the first on the
+   * current line (after `- ` in a list item), at nesting `level`; the reader moves to its last line.
+   */
+  private mapping(column: number, level: number): Record<string, unknown> | typeof OTHER {
+    if (level > MAX_LEVEL) return OTHER;
+    this.depth = Math.max(this.depth, level);
+    const map: Record<string, unknown> = {};
+    for (;;) {
+      const match = KEY_LINE.exec(this.lines[this.at]!.slice(column));
+      if (match === null) return OTHER;
+      const key = match[1]!;
+      if (!newKey(map, key)) return OTHER;
+      this.plain.push({ source: key, value: key, line: this.at + 1, column: column + 1 });
+      const value = this.value(match[2], column, key.length, level);
+      if (value === OTHER) return OTHER;
+      map[key] = value;
+      const next = this.nextKey(column);
+      if (next === END) return map;
+      if (next === OTHER) return OTHER;
+      this.at = next;
+    }
   }
 
-  /** The `  - ` items after a `key:` line: scalars or flat mappings. */
-  private list(): unknown[] | typeof OTHER {
+  /** The line of the mapping's next key at `column`, past comment lines at that column; END when the next line is indented less or there is none. */
+  private nextKey(column: number): number | typeof END | typeof OTHER {
     const { lines } = this;
+    let j = this.at + 1;
+    while (j < lines.length && this.isComment(lines[j]!, column)) j++;
+    if (j < lines.length && indentOf(lines[j]!) >= column) return indentOf(lines[j]!) === column ? j : OTHER;
+    this.at = j - 1; // past its comments
+    return END;
+  }
+
+  /** Whether `line` is a comment of printable ASCII starting at `column`. */
+  private isComment(line: string, column: number): boolean {
+    return indentOf(line) === column && COMMENT_LINE.test(line.slice(column));
+  }
+
+  /** The value after `key:` (`rest` after its `: `) of a key at `column`: a scalar, a literal block, numbers, or a nested list or mapping. */
+  private value(rest: string | undefined, column: number, keyLength: number, level: number): unknown {
+    if (rest === undefined) return this.nested(column + 2, level + 1);
+    if (rest === '[]' || INT_LIST.test(rest)) return this.numbers(rest, column + keyLength + 4, level + 1);
+    if (rest.startsWith('|')) return this.block(rest, column + 2);
+    return scalar(rest, this.at + 1, column + keyLength + 3, this.plain);
+  }
+
+  /** What follows a `key:` line, two columns in: `- ` items, or keys (after comment lines at their column). */
+  private nested(column: number, level: number): unknown {
+    const { lines } = this;
+    const next = lines[this.at + 1];
+    if (next === undefined) return OTHER; // `key:` alone is null
+    if (next.startsWith(`${' '.repeat(column)}- `)) return this.list(column, level);
+    let j = this.at + 1;
+    while (j < lines.length && this.isComment(lines[j]!, column)) j++;
+    if (j === lines.length || indentOf(lines[j]!) !== column) return OTHER;
+    this.at = j;
+    return this.mapping(column, level);
+  }
+
+  /** The `- ` items at `column` from the next line on: scalars or mappings. */
+  private list(column: number, level: number): unknown[] | typeof OTHER {
+    const { lines } = this;
+    const prefix = `${' '.repeat(column)}- `;
     const items: unknown[] = [];
-    while (this.at + 1 < lines.length && lines[this.at + 1]!.startsWith(ITEM)) {
+    if (level > MAX_LEVEL) return OTHER;
+    this.depth = Math.max(this.depth, level);
+    while (this.at + 1 < lines.length && lines[this.at + 1]!.startsWith(prefix)) {
       this.at++;
-      const itemText = lines[this.at]!.slice(ITEM.length);
+      const itemText = lines[this.at]!.slice(prefix.length);
       const pair = KEY_LINE.exec(itemText);
-      // `  - key: value` starts a mapping; `key:` alone would nest deeper (and is refused as a scalar).
-      const isMap = pair !== null && pair[2] !== undefined;
-      const item = isMap ? this.itemMap(pair) : scalar(itemText, this.at + 1, ITEM.length + 1, this.plain);
+      const item = pair !== null ? this.mapping(prefix.length, level + 1) : scalar(itemText, this.at + 1, prefix.length + 1, this.plain);
       if (item === OTHER) return OTHER;
-      if (isMap) this.depth = 3;
       items.push(item);
     }
-    if (items.length === 0) return OTHER; // `key:` alone is null, or something nested follows
-    this.depth = Math.max(this.depth, 2);
     return items;
   }
 
   /** A one-line flow list of integers (`[4, 6]`, `[]`) starting at `column`. */
-  private numbers(source: string, column: number): number[] {
+  private numbers(source: string, column: number, level: number): number[] {
     const numbers: number[] = [];
     for (const part of source === '[]' ? [] : source.slice(1, -1).split(', ')) {
       numbers.push(Number(part));
       this.plain.push({ source: part, value: Number(part), line: this.at + 1, column });
       column += part.length + 2;
     }
-    this.depth = Math.max(this.depth, 2);
+    this.depth = Math.max(this.depth, level);
     return numbers;
-  }
-
-  /** The `key: scalar` lines of a list item from the current line on (the first after `  - `), as a mapping. */
-  private itemMap(first: RegExpExecArray): Record<string, unknown> | typeof OTHER {
-    const { lines } = this;
-    const map: Record<string, unknown> = {};
-    for (let match = first; ; this.at++) {
-      const key = match[1]!;
-      if (!newKey(map, key)) return OTHER;
-      this.plain.push({ source: key, value: key, line: this.at + 1, column: ITEM.length + 1 });
-      const item = this.scalarOrBlock(match[2]!, ITEM.length + key.length + 3, ITEM_MAP.length + 2);
-      if (item === OTHER) return OTHER;
-      map[key] = item;
-      if (this.at + 1 === lines.length || !lines[this.at + 1]!.startsWith(ITEM_MAP)) return map;
-      const next = KEY_LINE.exec(lines[this.at + 1]!.slice(ITEM_MAP.length));
-      if (next === null || next[2] === undefined) return OTHER;
-      match = next;
-    }
   }
 
   /**

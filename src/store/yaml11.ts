@@ -20,6 +20,18 @@ const LETTER_FIRST = /^[A-Za-z]/;
  * `version: 1` skips the parser (loading it is about 45 ms of a command).
  */
 const SAME_NUMBER = /^(?:0|-?[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
+/**
+ * Other starts of text a YAML 1.1 reader reads as a string, as patterns and file names start: one of
+ * `_ \ ( / $ ^`, a dot then a letter, `/` or `-`, or `-` then a letter or `-`. No 1.1 number, date,
+ * boolean, null, merge key or value starts so, but for the floats of NUMBER_WORD (`.inf`, `-e3`).
+ */
+const STRING_START = /^(?:[_\\(/$^]|\.[A-Za-z/-]|-[A-Za-z-])/;
+/** Floats to yaml's 1.1 schema that start with a dot or sign and a letter (and `-nan`, a string, with them). */
+const NUMBER_WORD = /^[-+]?\.?(?:[eE][-+]?[0-9]+|inf|Inf|INF|nan|NaN|NAN)$/;
+/** The words both versions read alike, as in `enabled: true`: they skip the parser. */
+const SAME_WORDS = new Map<string, unknown>([
+  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false], ['null', null], ['Null', null], ['NULL', null],
+]);
 
 /** What a YAML 1.1 reader makes of this plain scalar text, or undefined when surely the same string. */
 function yaml11Value(text: string): { value: unknown } | undefined {
@@ -44,7 +56,8 @@ export function readDifferentlyByYaml11(source: string, value: unknown): boolean
   // A plain scalar's type comes from its whole text, and YAML 1.1 reads every one that starts with
   // a letter as a string but for the words: globs, patterns and `Name <email>` skip the parser. A
   // key like `a:` (from `a:: b`) is left to it: read alone, it is a mapping, and warned about.
-  if (LETTER_FIRST.test(source) && !YAML11_WORD.test(source) && !source.endsWith(':')) return false;
+  if ((LETTER_FIRST.test(source) ? !YAML11_WORD.test(source) : STRING_START.test(source) && !NUMBER_WORD.test(source)) && !source.endsWith(':')) return false;
+  if (SAME_WORDS.has(source)) return SAME_WORDS.get(source) !== value;
   if (typeof value === 'number' && SAME_NUMBER.test(source)) return Number(source) !== value;
   const read = yaml11Value(source);
   if (read === undefined) return false;
