@@ -10,7 +10,7 @@ const ASCII_FOLDS: ReadonlyArray<[number, string]> = [[0x017f, 's'], [0x212a, 'k
  * replaced by theirs, everything else as written. Case-insensitive literals are ASCII only
  * (see literals.ts), so this folding is exactly RE2's for them.
  */
-function fold(text: string): string {
+export function fold(text: string): string {
   if (!/[A-Z\u017f\u212a]/.test(text)) return text;
   let folded = text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
   for (const [code, letter] of ASCII_FOLDS) folded = folded.replaceAll(String.fromCharCode(code), letter);

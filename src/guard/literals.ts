@@ -24,7 +24,7 @@ type Token =
   | { kind: 'char'; text: string }
   | { kind: 'other' | 'open' | 'close' | 'alt' }
   | { kind: 'flags'; ignoreCase?: boolean }
-  | { kind: 'repeat'; min: number };
+  | { kind: 'repeat'; min: number; max: number };
 
 /** Index just past the character class that starts at `start` (RE2: `]` first is literal; `[:name:]` is one item). */
 function classEnd(source: string, start: number): number {
@@ -98,6 +98,7 @@ function* tokens(source: string): Generator<Token> {
       yield { kind: 'alt' };
     } else if (c === '*' || c === '+' || c === '?' || c === '{') {
       let min = c === '+' ? 1 : 0;
+      let max = c === '?' ? 1 : Infinity;
       let end = i + 1;
       if (c === '{') {
         REPEAT.lastIndex = i;
@@ -108,11 +109,12 @@ function* tokens(source: string): Generator<Token> {
           continue;
         }
         min = Number(repeat[1]);
+        max = repeat[2] === undefined ? min : repeat[3] === undefined ? Infinity : Number(repeat[3]);
         end = i + repeat[0].length;
       }
       // A '?' after a repetition makes it lazy; it is not another repetition.
       i = source[end] === '?' ? end + 1 : end;
-      yield { kind: 'repeat', min };
+      yield { kind: 'repeat', min, max };
     } else if (c === '.' || c === '^' || c === '$') {
       i++;
       yield { kind: 'other' };
@@ -196,4 +198,46 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
   }
   if (best.text.length < MIN_LENGTH) return undefined;
   return { text: best.ignoreCase ? best.text.toLowerCase() : best.text, ignoreCase: best.ignoreCase };
+}
+
+/**
+ * An upper bound of the length, in UTF-16 code units, of any text the RE2 pattern matches, or
+ * undefined when there is none (`*`, `+`, `{n,}`) or the pattern does not read as one. Every
+ * character, class, escape and assertion counts as a code point of two units, and what the
+ * tokens above misread as text (`(?:`, a group's name) counts too: the bound is never too small,
+ * which is all a scan of a long line around the required literal needs (rules.ts).
+ */
+export function maxWidth(source: string): number | undefined {
+  // One frame per open group: the widest finished alternative, the current one, and its last item.
+  const frames = [{ widest: 0, current: 0, last: 0 }];
+  for (const token of tokens(source)) {
+    const frame = frames[frames.length - 1]!;
+    if (token.kind === 'open') {
+      frames.push({ widest: 0, current: 0, last: 0 });
+    } else if (token.kind === 'close') {
+      if (frames.length === 1) return undefined;
+      frames.pop();
+      const width = Math.max(frame.widest, frame.current);
+      const parent = frames[frames.length - 1]!;
+      parent.current += width;
+      parent.last = width;
+    } else if (token.kind === 'alt') {
+      frame.widest = Math.max(frame.widest, frame.current);
+      frame.current = 0;
+      frame.last = 0;
+    } else if (token.kind === 'repeat') {
+      // A repetition of nothing (the `?` of `(?:`) adds nothing.
+      if (frame.last === 0) continue;
+      if (token.max === Infinity) return undefined;
+      frame.current += frame.last * (token.max - 1);
+      frame.last *= token.max;
+    } else if (token.kind === 'flags') {
+      frame.last = 0;
+    } else {
+      frame.current += 2;
+      frame.last = 2;
+    }
+  }
+  if (frames.length !== 1) return undefined;
+  return Math.max(frames[0]!.widest, frames[0]!.current);
 }

@@ -9,7 +9,8 @@ import { codePointsAsUnits, compileGlob, globToRegex } from '../match/glob.js';
 import { compileRegex, type SafeRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
 import { LiteralSet } from './aho-corasick.js';
-import { requiredLiteral, type RequiredLiteral } from './literals.js';
+import { maxWidth, requiredLiteral, type RequiredLiteral } from './literals.js';
+import { findAround, LONG_LINE, MAX_WINDOW_WIDTH } from './long-lines.js';
 
 /** Where a version of a rule comes from: already committed, in the change, or the same in both. */
 export type RuleOrigin = 'committed' | 'change' | 'both';
@@ -273,7 +274,10 @@ function compile(kind: Matcher['kind'], text: string): Test {
     return (subject) => (glob.test(subject) ? { index: 0, text: subject } : undefined);
   }
   const regex: SafeRegex = compileRegex(text);
-  return (subject) => regex.find(subject);
+  const literal = kind === 'content' ? requiredLiteral(text) : undefined;
+  const width = literal === undefined ? undefined : maxWidth(text);
+  if (literal === undefined || width === undefined || width > MAX_WINDOW_WIDTH) return (subject) => regex.find(subject);
+  return (subject) => (subject.length < LONG_LINE ? regex.find(subject) : findAround(regex, subject, literal, width));
 }
 
 /** The automaton of a set of literals: built, or taken from an earlier run. */

@@ -89,6 +89,11 @@ function indentOf(line: string): number {
   return n;
 }
 
+/** Whether `line`, indented `indent`, is a comment of printable ASCII at `column`. */
+function isComment(line: string, column: number, indent: number): boolean {
+  return indent === column && line.charCodeAt(column) === 0x23 && COMMENT_LINE.test(line.slice(column));
+}
+
 /** The record in `text` when all of it is in the narrow form above; undefined sends it to the parser. */
 export function readPlainYaml(text: string): PlainYaml | undefined {
   return new LineReader(text).record();
@@ -150,15 +155,13 @@ class LineReader {
   private nextKey(column: number): number | typeof END | typeof OTHER {
     const { lines } = this;
     let j = this.at + 1;
-    while (j < lines.length && this.isComment(lines[j]!, column)) j++;
-    if (j < lines.length && indentOf(lines[j]!) >= column) return indentOf(lines[j]!) === column ? j : OTHER;
+    for (; j < lines.length; j++) {
+      const indent = indentOf(lines[j]!);
+      if (indent < column) break;
+      if (!isComment(lines[j]!, column, indent)) return indent === column ? j : OTHER;
+    }
     this.at = j - 1; // past its comments
     return END;
-  }
-
-  /** Whether `line` is a comment of printable ASCII starting at `column`. */
-  private isComment(line: string, column: number): boolean {
-    return indentOf(line) === column && COMMENT_LINE.test(line.slice(column));
   }
 
   /** The value after `key:` (`rest` after its `: `) of a key at `column`: a scalar, a literal block, numbers, or a nested list or mapping. */
@@ -176,7 +179,7 @@ class LineReader {
     if (next === undefined) return OTHER; // `key:` alone is null
     if (next.startsWith(`${' '.repeat(column)}- `)) return this.list(column, level);
     let j = this.at + 1;
-    while (j < lines.length && this.isComment(lines[j]!, column)) j++;
+    while (j < lines.length && isComment(lines[j]!, column, indentOf(lines[j]!))) j++;
     if (j === lines.length || indentOf(lines[j]!) !== column) return OTHER;
     this.at = j;
     return this.mapping(column, level);

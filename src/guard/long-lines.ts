@@ -1,0 +1,47 @@
+// A long line (a minified bundle, a line of data) is searched only around the places where a
+// rule's required literal occurs, when the rule's matches have a bounded length: the regex then
+// runs over a few windows instead of megabytes, once for each rule whose literal the line holds.
+// The answer is the whole line's, exactly: tests/guard-long-lines.test.ts compares the two.
+
+import type { SafeRegex } from '../match/regex.js';
+import { fold } from './aho-corasick.js';
+import type { RequiredLiteral } from './literals.js';
+
+/** Lines shorter than this are searched whole: windows would save little. */
+export const LONG_LINE = 4096;
+/** Patterns whose matches may be longer than this (in code units) are searched whole. */
+export const MAX_WINDOW_WIDTH = 1024;
+/**
+ * Code units kept on each side past the farthest a match can reach, so that an assertion (`\b`,
+ * `^`, `$`) at a match's ends sees the character next to it as the whole line has it, even one
+ * written as a surrogate pair.
+ */
+const MARGIN = 2;
+
+type Found = { index: number; text: string } | undefined;
+
+/**
+ * The first match of `regex` in `subject`, as regex.find(subject) gives it, where every match of
+ * `regex` holds `literal` and is at most `width` code units long. Each match then lies within
+ * `width` of an occurrence of the literal: the occurrences' windows (that reach, and MARGIN more),
+ * merged where they overlap, are searched in order. No match in a window can start before its
+ * MARGIN or end in the one at its end (it would hold an occurrence outside the window), so what a
+ * window finds is a match of the line, and the first window's is the line's first.
+ */
+export function findAround(regex: SafeRegex, subject: string, literal: RequiredLiteral, width: number): Found {
+  const haystack = literal.ignoreCase ? fold(subject) : subject;
+  const reach = width + MARGIN;
+  let start = -1;
+  let end = -1;
+  for (let at = haystack.indexOf(literal.text); ; at = haystack.indexOf(literal.text, at + 1)) {
+    const from = at === -1 ? Infinity : Math.max(0, at + literal.text.length - reach);
+    if (start !== -1 && from > end) {
+      const found = regex.find(subject.slice(start, end));
+      if (found !== undefined) return { index: start + found.index, text: found.text };
+      start = -1;
+    }
+    if (at === -1) return undefined;
+    if (start === -1) start = from;
+    end = Math.min(subject.length, at + reach);
+  }
+}
