@@ -85,4 +85,20 @@ export async function guardBench({ dir, store }: BenchContext): Promise<void> {
   // Adversarial: every added line carries a prefilter literal, so the regexes run on all of them.
   writeSourceFiles(store, FILES, 1);
   await processBench('lore hook pre-commit, warm, every line a prefilter hit', [LORE, 'hook', 'pre-commit'], 'figure (worst case)', store, RUNS);
+
+  // A minified bundle: one line of 5 MB whose code names a rule's literal every 2 KB or so (the
+  // rules' matches are bounded, so the line is searched around those places only).
+  execFileSync('git', ['reset', '-q', '--', 'src'], { cwd: store });
+  const chunk = 'function(a,b){var c=a.map(function(x){return x*2});return b.reduce(function(s,y){return s+y},0)+c.length};';
+  const words = ['api', 'auth', 'cache', 'token', 'user', 'deploy'];
+  let bundle = '';
+  for (let i = 0; bundle.length < 5_000_000; i++) bundle += i % 20 === 0 ? `var k${i}="${words[i % words.length]}_token_not-a-hex-value";` : chunk;
+  writeFileSync(join(store, 'bundle.min.js'), `${bundle}\n`);
+  execFileSync('git', ['add', 'bundle.min.js'], { cwd: store });
+  try {
+    await processBench('lore hook pre-commit, warm, one staged line of 5 MB (a minified bundle)', [LORE, 'hook', 'pre-commit'], 'figure', store, RUNS);
+  } finally {
+    execFileSync('git', ['rm', '-q', '-f', 'bundle.min.js'], { cwd: store });
+    execFileSync('git', ['add', '-A', 'src'], { cwd: store });
+  }
 }

@@ -20,6 +20,14 @@ const MARGIN = 2;
 
 type Found = { index: number; text: string } | undefined;
 
+/** The last line folded for a case-insensitive literal: every such rule the line reaches searches the same text. */
+let folded: { subject: string; text: string } | undefined;
+
+function foldedText(subject: string): string {
+  if (folded?.subject !== subject) folded = { subject, text: fold(subject) };
+  return folded.text;
+}
+
 /**
  * The first match of `regex` in `subject`, as regex.find(subject) gives it, where every match of
  * `regex` holds `literal` and is at most `width` code units long. Each match then lies within
@@ -29,7 +37,7 @@ type Found = { index: number; text: string } | undefined;
  * window finds is a match of the line, and the first window's is the line's first.
  */
 export function findAround(regex: SafeRegex, subject: string, literal: RequiredLiteral, width: number): Found {
-  const haystack = literal.ignoreCase ? fold(subject) : subject;
+  const haystack = literal.ignoreCase ? foldedText(subject) : subject;
   const reach = width + MARGIN;
   let start = -1;
   let end = -1;
