@@ -46,6 +46,8 @@ describe('the bound of a match\'s length', () => {
     const cases: Array<[string, number | undefined]> = [
       ['abc', 6], ['a{3}', 6], ['a{2,5}b', 12], ['a{0}b', 2], ['(ab|c){2}', 8], ['x(?:ab|c)?', 8], ['(?i)token', 10], ['\\bAKIA[A-Z2-7]{16}\\b', 44],
       ['\\Qa.b\\E{2}', 8], ['😀{3}', 6], ['a*', undefined], ['a+b', undefined], ['a{2,}', undefined], ['(a', undefined], ['a)', undefined], ['(a|b*)c', undefined],
+      // A repetition after flags repeats the item before them; a range's upper end is one character.
+      ['SECRET(?i){50}', 110], ['a(?i)*', undefined], ['ab{2}(?i){0}', 2], ['SECRET[!-[:]x*y:]', undefined], ['[!-[:alpha:]{2}', 4],
     ];
     assert.deepEqual(cases.map(([source]) => [source, maxWidth(source)]), cases);
   });
@@ -92,7 +94,7 @@ describe('the search of a long line around a required literal', () => {
         const parts = Array.from({ length: 1 + Math.floor(rng() * 6) }, () => (rng() < 0.3 ? 'ſ'.repeat(Math.floor(rng() * 3 * width)) : lines[Math.floor(rng() * lines.length)]!));
         const text = joined(rng, parts);
         const expected = regex.find(text);
-        const actual = findAround(regex, text, literal, width);
+        const actual = findAround(regex, text, literal, width, 1);
         texts++;
         if (expected !== undefined) matched++;
         if (show(actual) !== show(expected)) differences.push(`${show(source)} in ${show(text)}: whole ${show(expected)}, around ${show(literal)} ${show(actual)}`);
@@ -142,7 +144,7 @@ describe('the search of a long line around a required literal', () => {
       for (let k = 0; k < 10; k++) {
         const text = joined(rng, Array.from({ length: 1 + upTo(5) }, () => (rng() < 0.8 ? pieces.map((p) => p.sample()).join('') : pick(['QQQQ', 'ab', '😀', '7', 'AKIA', 'token']))));
         const expected = regex.find(text);
-        const actual = findAround(regex, text, literal, width);
+        const actual = findAround(regex, text, literal, width, 1);
         texts++;
         if (expected !== undefined) matched++;
         if (show(actual) !== show(expected)) differences.push(`${show(source)} (width ${width}) in ${show(text)}: whole ${show(expected)}, around ${show(literal)} ${show(actual)}`);
@@ -150,6 +152,43 @@ describe('the search of a long line around a required literal', () => {
     }
     assert.deepEqual(differences.slice(0, 10), [], `${differences.length} differences`);
     assert.ok(texts > 15_000 && matched > texts / 3, `only ${matched} of ${texts} texts matched: the comparison would pass vacuously`);
+  });
+
+  it('searches a line whole where the literal is denser than one window per 2,048 units, and only windows otherwise', () => {
+    const source = 'api_token_[0-9a-f]{32}';
+    const regex = compileRegex(source);
+    const searched: number[] = [];
+    const spy: SafeRegex = { source, test: (text) => regex.test(text), find: (text) => (searched.push(text.length), regex.find(text)) };
+    const literal = requiredLiteral(source)!;
+    const width = maxWidth(source)!;
+    const key = `api_token_${'0123456789abcdef'.repeat(2)}`;
+    const sparse = `${'x'.repeat(100_000)}api_token_${'y'.repeat(50_000)}${key}${'x'.repeat(100_000)}`;
+    assert.deepEqual(findAround(spy, sparse, literal, width), regex.find(sparse));
+    // Two windows: the literal's 10 units, and the width and 2 units on each side.
+    assert.deepEqual(searched, [2 * (width + 2) - 10, 2 * (width + 2) - 10]);
+    searched.length = 0;
+    const dense = `${'api_token_x '.repeat(30_000)}${key}`;
+    assert.deepEqual(findAround(spy, dense, literal, width), { index: dense.length - key.length, text: key });
+    assert.deepEqual(searched, [dense.length]);
+  });
+
+  it('finds what the whole line finds for the patterns a hand-read token once mismeasured', () => {
+    const pad = 'z'.repeat(5000);
+    const cases: Array<[string, string]> = [
+      ['SECRET[!-[:]x*y:]', `${pad}SECRET!${'x'.repeat(100)}y:]${pad}`],
+      ['SECRET(?i){50}', `${pad}SECRE${'T'.repeat(50)}${pad}`],
+      ['SECRET(?i){2,}', `${pad}SECRE${'T'.repeat(50)}${pad}`],
+      ['SECRET(?s){0,9}', `${pad}SECRE${pad}`],
+    ];
+    const versions: RuleVersion[] = cases.map(([source], k) => ({ entry: entry(`p${k}`, [source]), origin: 'committed', file: 'rules' }));
+    const files = [{ path: 'data.txt', status: 'added' as const, binary: false, added: cases.map(([, line], i) => ({ line: i + 1, text: line })) }];
+    const found = scan([{ files }], compileRules(versions)).findings.map((f) => `${f.entryId} ${f.line}:${f.column} ${f.text}`).sort();
+    const expected = cases.flatMap(([source], k) => cases.flatMap(([, line], i) => {
+      const match = compileRegex(source).find(line);
+      return match === undefined ? [] : [`p${k} ${i + 1}:${match.index + 1} ${redact(match.text, false)}`];
+    })).sort();
+    assert.equal(expected.length, 9);
+    assert.deepEqual(found, expected);
   });
 
   it('reports in a scan the column and text of the whole line\'s first match, on lines past LONG_LINE', () => {

@@ -58,6 +58,17 @@ describe('required literals of regular expressions', () => {
     // The ) belongs to the class, so the | is at the top level.
     assert.equal(requiredLiteral('[[:alpha:])]abc|wxyz'), undefined);
     assert.deepEqual(requiredLiteral('[]a]bcd'), { text: 'bcd', ignoreCase: false });
+    // A range's upper end is one character: [!-[:] is ! to [, then :, so the | is at the top level
+    // (read as [:...:] up to a later :], the class once swallowed the | and gave SECRET).
+    assert.equal(requiredLiteral('SECRET[!-[:]|x:]'), undefined);
+    assert.deepEqual(requiredLiteral('[a-[]wxyz'), { text: 'wxyz', ignoreCase: false });
+  });
+
+  it('binds a repetition after flags to the item before them, as RE2 does', () => {
+    // SECRET(?s){0,9} is SECRE then up to nine Ts: "SECRE" matches (the literal once was SECRET).
+    assert.deepEqual(requiredLiteral('SECRET(?s){0,9}'), { text: 'SECRE', ignoreCase: false });
+    assert.equal(requiredLiteral('ab{2}(?i){0}'), undefined);
+    assert.deepEqual(requiredLiteral('abcd(?m)+'), { text: 'abcd', ignoreCase: false });
   });
 
   it('follows flags where they are set, and quoted text up to its last character', () => {

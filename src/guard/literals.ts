@@ -26,7 +26,11 @@ type Token =
   | { kind: 'flags'; ignoreCase?: boolean }
   | { kind: 'repeat'; min: number; max: number };
 
-/** Index just past the character class that starts at `start` (RE2: `]` first is literal; `[:name:]` is one item). */
+/**
+ * Index just past the character class that starts at `start`, read as RE2 reads one: `]` first is
+ * literal; `[:name:]` is one item where an item starts, but the upper end of a range is one
+ * character or escape (`[!-[:]` is `!` to `[`, then `:`).
+ */
 function classEnd(source: string, start: number): number {
   let i = start + 1;
   if (source[i] === '^') i++;
@@ -40,13 +44,18 @@ function classEnd(source: string, start: number): number {
         continue;
       }
     }
-    if (c === '\\') {
-      const e = source[i + 1];
-      i += 2;
-      if ((e === 'x' || e === 'p' || e === 'P') && source[i] === '{') i = source.indexOf('}', i) + 1 || source.length;
-    } else i++;
+    i = classCharEnd(source, i);
+    if (source[i] === '-' && i + 1 < source.length && source[i + 1] !== ']') i = classCharEnd(source, i + 1);
   }
   return source.length;
+}
+
+/** Index just past the one character or escape of a class at `i`. */
+function classCharEnd(source: string, i: number): number {
+  if (source[i] !== '\\') return i + 1;
+  const e = source[i + 1];
+  if ((e === 'x' || e === 'p' || e === 'P') && source[i + 2] === '{') return source.indexOf('}', i + 2) + 1 || source.length;
+  return i + 2;
 }
 
 /** A code point as a literal character, or undefined when it cannot be one (a lone surrogate, out of range). */
@@ -160,11 +169,13 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
   // The top level of the pattern as items: a literal character with the case mode it is matched
   // in, or undefined for anything else (a group as a whole is one such item).
   const items: Array<{ text: string; ignoreCase: boolean } | undefined> = [];
+  // The item a repetition binds to: flags in between change nothing (in RE2, `a(?i)*` is `a*`).
+  let last = -1;
   let ignoreCase = false;
   let depth = 0;
   for (const token of tokens(source)) {
     if (token.kind === 'open') {
-      if (depth++ === 0) items.push(undefined);
+      if (depth++ === 0) last = items.push(undefined) - 1;
     } else if (token.kind === 'close') {
       if (--depth < 0) return undefined;
     } else if (depth > 0) {
@@ -176,13 +187,13 @@ export function requiredLiteral(source: string): RequiredLiteral | undefined {
       items.push(undefined);
     } else if (token.kind === 'repeat') {
       // Optional: the item may be absent. Repeated: what follows may follow a repeat of it.
-      if (token.min === 0 && items.length > 0) items[items.length - 1] = undefined;
+      if (token.min === 0 && last !== -1) items[last] = undefined;
       items.push(undefined);
     } else if (token.kind === 'char') {
       // Case folding beyond ASCII is RE2's (ς, σ and Σ are one letter): only ASCII is compared case-insensitively.
-      items.push(ignoreCase && token.text.charCodeAt(0) >= 0x80 ? undefined : { text: token.text, ignoreCase });
+      last = items.push(ignoreCase && token.text.charCodeAt(0) >= 0x80 ? undefined : { text: token.text, ignoreCase }) - 1;
     } else {
-      items.push(undefined);
+      last = items.push(undefined) - 1;
     }
   }
   if (depth !== 0) return undefined;
@@ -232,7 +243,7 @@ export function maxWidth(source: string): number | undefined {
       frame.current += frame.last * (token.max - 1);
       frame.last *= token.max;
     } else if (token.kind === 'flags') {
-      frame.last = 0;
+      // Flags are no item: a repetition after them repeats the item before them.
     } else {
       frame.current += 2;
       frame.last = 2;

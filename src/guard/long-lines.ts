@@ -28,28 +28,41 @@ function foldedText(subject: string): string {
   return folded.text;
 }
 
+/** Lets go of the last long line folded (scan calls it when done: the daemon lives on). */
+export function forgetFolded(): void {
+  folded = undefined;
+}
+
+/**
+ * Code units of line per window, at least: a search per window costs a few microseconds before it
+ * reads a character, so a line where the literal is denser is searched whole.
+ */
+const UNITS_PER_WINDOW = 2048;
+
 /**
  * The first match of `regex` in `subject`, as regex.find(subject) gives it, where every match of
  * `regex` holds `literal` and is at most `width` code units long. Each match then lies within
  * `width` of an occurrence of the literal: the occurrences' windows (that reach, and MARGIN more),
  * merged where they overlap, are searched in order. No match in a window can start before its
  * MARGIN or end in the one at its end (it would hold an occurrence outside the window), so what a
- * window finds is a match of the line, and the first window's is the line's first.
+ * window finds is a match of the line, and the first window's is the line's first. A line with
+ * more windows than one per `unitsPerWindow` units is searched whole.
  */
-export function findAround(regex: SafeRegex, subject: string, literal: RequiredLiteral, width: number): Found {
+export function findAround(regex: SafeRegex, subject: string, literal: RequiredLiteral, width: number, unitsPerWindow = UNITS_PER_WINDOW): Found {
   const haystack = literal.ignoreCase ? foldedText(subject) : subject;
   const reach = width + MARGIN;
-  let start = -1;
-  let end = -1;
-  for (let at = haystack.indexOf(literal.text); ; at = haystack.indexOf(literal.text, at + 1)) {
-    const from = at === -1 ? Infinity : Math.max(0, at + literal.text.length - reach);
-    if (start !== -1 && from > end) {
-      const found = regex.find(subject.slice(start, end));
-      if (found !== undefined) return { index: start + found.index, text: found.text };
-      start = -1;
-    }
-    if (at === -1) return undefined;
-    if (start === -1) start = from;
-    end = Math.min(subject.length, at + reach);
+  const most = Math.floor(subject.length / unitsPerWindow);
+  // The windows as start and end offsets, merged where they overlap.
+  const windows: number[] = [];
+  for (let at = haystack.indexOf(literal.text); at !== -1; at = haystack.indexOf(literal.text, at + 1)) {
+    const from = Math.max(0, at + literal.text.length - reach);
+    const to = Math.min(subject.length, at + reach);
+    if (windows.length > 0 && from <= windows[windows.length - 1]!) windows[windows.length - 1] = to;
+    else if (windows.push(from, to) > 2 * most) return regex.find(subject);
   }
+  for (let k = 0; k < windows.length; k += 2) {
+    const found = regex.find(subject.slice(windows[k], windows[k + 1]));
+    if (found !== undefined) return { index: windows[k]! + found.index, text: found.text };
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { normalisePath } from '../match/glob.js';
 import type { ChangedFile } from './added-lines.js';
 import { priorityRank } from '../priority.js';
 import type { Priority } from '../types.js';
+import { forgetFolded } from './long-lines.js';
 import { forCandidates, type Matcher, type MatcherSet, type RuleOrigin } from './rules.js';
 
 export interface Scanned {
@@ -135,5 +136,6 @@ export function scan(changes: readonly ChangeSet[], matchers: { paths: MatcherSe
       scannedLines.push(file.added);
     }
   }
+  forgetFolded();
   return { findings: dedupe(findings), scanned };
 }

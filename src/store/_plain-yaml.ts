@@ -1,10 +1,10 @@
-// The narrow YAML that lore writes (canonical.ts, config-template.ts), read line by line without the
-// YAML parser: mappings nested two spaces a level, of scalars, of lists (`- ` two spaces in) of
+// The narrow YAML that lore writes (canonical.ts, config-template.ts), read line by line without
+// the YAML parser: mappings nested two spaces a level, of scalars, of lists (`- ` two spaces in) of
 // scalars or of mappings, of one-line lists of integers, one scalar per line, or text of several
-// lines in a literal block (`|-` or `|`), with comment lines at a key's column before it. yaml's
-// parser takes about 0.2 ms for a record, most of a cold `lore validate` of 10,000 records, and
-// loading it 30 ms of a command's start; these lines take a few microseconds. Only forms that read
-// the same as yaml reads them (YAML 1.2, core schema) are taken; for any other line (other
+// lines in a literal block (`|-` or `|`), with comment lines at the column of a mapping's keys.
+// yaml's parser takes about 0.2 ms for a record, most of a cold `lore validate` of 10,000 records,
+// and loading it 30 ms of a command's start; these lines take a few microseconds. Only forms that
+// read the same as yaml reads them (YAML 1.2, core schema) are taken; for any other line (other
 // indentation, folded blocks, a block with an indentation or keep indicator or a line of blanks,
 // comments elsewhere, CRLF, tabs, non-ASCII plain text, repeated keys...) readPlainYaml gives
 // undefined and the parser reads the whole text. tests/plain-yaml.test.ts holds every form, and

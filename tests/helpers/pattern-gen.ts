@@ -71,6 +71,8 @@ const CLASSES: Array<[string, string[]]> = [
   ['[\\pL\\d]', ['é', '4']], ['[.*+?]', ['.', '*', '+', '?']], ['[k]', ['k']], ['[ſ]', ['ſ']], ['[\\\\]', ['\\']],
   ['[^\\n]', ['a', ' ']], ['[[:^alpha:]tok]', ['1', 't', 'k']], ['[a-c[:digit:]]', ['b', '9']], ['[-a]', ['-', 'a']],
   ['[ab-]', ['b', '-']], ['[^-]', ['a']], ['[[]', ['[']], ['[[a]', ['[', 'a']], ['[\\[\\]]', ['[', ']']], ['[\\Q]\\E]', [']']],
+  // A range's upper end is one character, even a [ before a colon: not a [:name:] class.
+  ['[!-[]', ['!', '[', 'A']], ['[!-[:]', ['!', ':', '5']], ['[A-[:]]', ['A]', ':]', 'Q]']],
 ];
 const ESCAPES: Array<[string, string[]]> = [
   ['\\d', ['0', '7']], ['\\D', ['x', '-']], ['\\w', ['a', 'Z', '_', '5']], ['\\W', ['-', ' ', 'é']], ['\\s', [' ', '\t']],
@@ -95,9 +97,11 @@ function quantify(r: Rng, node: Node, lastOnly?: { prefix: Node; last: Node }): 
   }
   const [q, min, max] = pick(r, QUANTIFIERS);
   const lazy = chance(r, 0.25) ? '?' : '';
+  // Flags between an item and its repetition are no item: RE2 repeats the item before them.
+  const flags = chance(r, 0.08) ? pick(r, ['(?s)', '(?m)', '(?-s)', '(?U)']) : '';
   const unit = lastOnly?.last ?? node;
   return {
-    src: node.src + q + lazy,
+    src: node.src + flags + q + lazy,
     sample: (rr) => {
       let out = lastOnly?.prefix.sample(rr) ?? '';
       for (let n = between(rr, min, max); n > 0; n--) out += unit.sample(rr);
