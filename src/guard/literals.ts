@@ -28,8 +28,9 @@ type Token =
 
 /**
  * Index just past the character class that starts at `start`, read as RE2 reads one: `]` first is
- * literal; `[:name:]` is one item where an item starts, but the upper end of a range is one
- * character or escape (`[!-[:]` is `!` to `[`, then `:`).
+ * literal; `[:name:]` and the class escapes (`\d`, `\pN`, `\p{Greek}`) are items of their own where
+ * an item starts, and no range starts at one; the upper end of a range is one character or
+ * escape (`[!-[:]` is `!` to `[`, then `:`).
  */
 function classEnd(source: string, start: number): number {
   let i = start + 1;
@@ -44,17 +45,26 @@ function classEnd(source: string, start: number): number {
         continue;
       }
     }
+    const e = c === '\\' ? source[i + 1] : undefined;
+    if (e === 'p' || e === 'P') {
+      i = source[i + 2] === '{' ? source.indexOf('}', i + 2) + 1 || source.length : i + 2 + (source.codePointAt(i + 2)! > 0xffff ? 2 : 1);
+      continue;
+    }
+    if (e !== undefined && 'dDsSwW'.includes(e)) {
+      i += 2;
+      continue;
+    }
     i = classCharEnd(source, i);
     if (source[i] === '-' && i + 1 < source.length && source[i + 1] !== ']') i = classCharEnd(source, i + 1);
   }
   return source.length;
 }
 
-/** Index just past the one character or escape of a class at `i`. */
+/** Index just past the one character (a code point) or escape of a class at `i`. */
 function classCharEnd(source: string, i: number): number {
-  if (source[i] !== '\\') return i + 1;
+  if (source[i] !== '\\') return i + (source.codePointAt(i)! > 0xffff ? 2 : 1);
   const e = source[i + 1];
-  if ((e === 'x' || e === 'p' || e === 'P') && source[i + 2] === '{') return source.indexOf('}', i + 2) + 1 || source.length;
+  if (e === 'x' && source[i + 2] === '{') return source.indexOf('}', i + 2) + 1 || source.length;
   return i + 2;
 }
 

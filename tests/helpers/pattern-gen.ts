@@ -73,6 +73,8 @@ const CLASSES: Array<[string, string[]]> = [
   ['[ab-]', ['b', '-']], ['[^-]', ['a']], ['[[]', ['[']], ['[[a]', ['[', 'a']], ['[\\[\\]]', ['[', ']']], ['[\\Q]\\E]', [']']],
   // A range's upper end is one character, even a [ before a colon: not a [:name:] class.
   ['[!-[]', ['!', '[', 'A']], ['[!-[:]', ['!', ':', '5']], ['[A-[:]]', ['A]', ':]', 'Q]']],
+  // No range starts at a class escape: the - is a character, and [:alpha:] a class.
+  ['[\\d-[:alpha:]]', ['1', '-', 'a']], ['[\\pN-x]', ['1', '-', 'x']], ['[\\p{Greek}-[:digit:]]', ['σ', '-', '7']], ['[a-😀]', ['b', '😀']],
 ];
 const ESCAPES: Array<[string, string[]]> = [
   ['\\d', ['0', '7']], ['\\D', ['x', '-']], ['\\w', ['a', 'Z', '_', '5']], ['\\W', ['-', ' ', 'é']], ['\\s', [' ', '\t']],
