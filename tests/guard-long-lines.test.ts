@@ -48,7 +48,7 @@ describe('the bound of a match\'s length', () => {
       ['\\Qa.b\\E{2}', 8], ['😀{3}', 6], ['a*', undefined], ['a+b', undefined], ['a{2,}', undefined], ['(a', undefined], ['a)', undefined], ['(a|b*)c', undefined],
       // A repetition after flags repeats the item before them; a range's upper end is one character.
       ['SECRET(?i){50}', 110], ['a(?i)*', undefined], ['ab{2}(?i){0}', 2], ['SECRET[!-[:]x*y:]', undefined], ['[!-[:alpha:]{2}', 4],
-      ['😀{1000}[\\pN-[:alpha:]|]😀{1000}', 4002], ['[a-😀-[:alpha:]|]x', 4],
+      ['😀{1000}[\\pN-[:alpha:]|]😀{1000}', 4002], ['[a-😀-[:alpha:]|]x', 4], ['😀{1000}[\\x41-\\x5A-[:^alpha:]|]😀{1000}', 4002],
     ];
     assert.deepEqual(cases.map(([source]) => [source, maxWidth(source)]), cases);
   });

@@ -64,10 +64,11 @@ describe('required literals of regular expressions', () => {
     assert.deepEqual(requiredLiteral('[a-[]wxyz'), { text: 'wxyz', ignoreCase: false });
     // No range starts at a class escape, and a character is a whole code point: each of these is
     // one class, then abc (the classes once ended at the ] of :], giving "]abc").
-    for (const source of ['[\\pN-[:alpha:]]abc', '[\\d-[:alpha:]]abc', '[\\p{Greek}-[:alpha:]]abc', '[a-😀-[:alpha:]]abc']) {
+    for (const source of ['[\\pN-[:alpha:]]abc', '[\\d-[:alpha:]]abc', '[\\p{Greek}-[:alpha:]]abc', '[a-😀-[:alpha:]]abc', '[\\x30-\\x39-[:alpha:]]abc', '[\\060-\\071-[:alpha:]]abc']) {
       assert.deepEqual(requiredLiteral(source), { text: 'abc', ignoreCase: false }, source);
     }
     assert.equal(requiredLiteral('[\\pN-[:alpha:]secret]'), undefined);
+    assert.equal(requiredLiteral('[\\x41-\\x5A-[:^alpha:]secret]'), undefined);
   });
 
   it('binds a repetition after flags to the item before them, as RE2 does', () => {

@@ -60,12 +60,9 @@ function classEnd(source: string, start: number): number {
   return source.length;
 }
 
-/** Index just past the one character (a code point) or escape of a class at `i`. */
+/** Index just past the one character (a code point) or escape (`\x41`, `\101`, `\x{1F600}`) of a class at `i`. */
 function classCharEnd(source: string, i: number): number {
-  if (source[i] !== '\\') return i + (source.codePointAt(i)! > 0xffff ? 2 : 1);
-  const e = source[i + 1];
-  if (e === 'x' && source[i + 2] === '{') return source.indexOf('}', i + 2) + 1 || source.length;
-  return i + 2;
+  return source[i] === '\\' ? escape(source, i).end : i + (source.codePointAt(i)! > 0xffff ? 2 : 1);
 }
 
 /** A code point as a literal character, or undefined when it cannot be one (a lone surrogate, out of range). */

@@ -75,6 +75,8 @@ const CLASSES: Array<[string, string[]]> = [
   ['[!-[]', ['!', '[', 'A']], ['[!-[:]', ['!', ':', '5']], ['[A-[:]]', ['A]', ':]', 'Q]']],
   // No range starts at a class escape: the - is a character, and [:alpha:] a class.
   ['[\\d-[:alpha:]]', ['1', '-', 'a']], ['[\\pN-x]', ['1', '-', 'x']], ['[\\p{Greek}-[:digit:]]', ['σ', '-', '7']], ['[a-😀]', ['b', '😀']],
+  // A range ending in a hex or octal escape, then - and a class.
+  ['[\\x41-\\x5A-[:^alpha:]]', ['Q', '-', '1']], ['[\\101-\\132-[:^alpha:]]', ['Q', '-', '1']],
 ];
 const ESCAPES: Array<[string, string[]]> = [
   ['\\d', ['0', '7']], ['\\D', ['x', '-']], ['\\w', ['a', 'Z', '_', '5']], ['\\W', ['-', ' ', 'é']], ['\\s', [' ', '\t']],
