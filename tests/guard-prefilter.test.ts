@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LiteralSet } from '../src/guard/aho-corasick.js';
 import { requiredLiteral } from '../src/guard/literals.js';
-import { compileRules, compileTable, forCandidates, patternLiteral, ruleTable, type RuleVersion } from '../src/guard/rules.js';
+import { compileRules, compileTable, forCandidates, globLiteral, ruleTable, type RuleVersion } from '../src/guard/rules.js';
 import { redact, scan, type ChangeSet } from '../src/guard/scan.js';
 import { compileGlob, globProblem } from '../src/match/glob.js';
 import { compileRegex, type SafeRegex } from '../src/match/regex.js';
@@ -258,6 +258,18 @@ describe('scanning through the prefilter', () => {
     assert.deepEqual(findings.map((f) => f.path), ['config\\prod.env', './config/prod.env', 'config/prod.env']);
   });
 
+  it('reads a path regex that begins with "glob:" as a regex, and the same text as a glob only in globs', () => {
+    // As a glob, ab?c.ts needs the literal c.ts; the regex glob:ab?c.ts matches glob:acXts, which lacks it.
+    const versions: RuleVersion[] = [
+      { entry: entry('pro-regex', { patterns: ['glob:ab?c.ts'] }), origin: 'committed', file: 'a' },
+      { entry: entry('pro-glob', { globs: ['ab?c.ts'] }), origin: 'committed', file: 'b' },
+    ];
+    assert.deepEqual(ruleTable(versions).paths.literal, ['glob:a', 'c.ts']);
+    const files = ['y/glob:acXts', 'abXc.ts'].map((path) => ({ path, status: 'added' as const, added: [] }));
+    const { findings } = scan([{ files }], compileRules(versions));
+    assert.deepEqual(findings.map((f) => [f.entryId, f.path]), [['pro-regex', 'y/glob:acXts'], ['pro-glob', 'abXc.ts']]);
+  });
+
   it('visits every glob that matches a path: a matching path holds the glob\'s literal (generated globs)', () => {
     const random = prng(7);
     let checked = 0;
@@ -265,7 +277,7 @@ describe('scanning through the prefilter', () => {
       const glob = generateGlob(random);
       const paths = generatePaths(random, glob, 4);
       if (globProblem(glob) !== undefined) continue;
-      const literal = patternLiteral(`glob:${glob}`);
+      const literal = globLiteral(glob);
       if (literal === undefined) continue;
       for (const path of paths) {
         if (!compileGlob(glob).test(path)) continue;
@@ -277,7 +289,7 @@ describe('scanning through the prefilter', () => {
   });
 
   it('gives a negated glob no literal, however it is written: it matches the paths that lack one', () => {
-    assert.deepEqual(['!**/*.md', './!**/*.md', '!./docs/**', '**/*.secret'].map((glob) => patternLiteral(`glob:${glob}`)), [undefined, undefined, undefined, { text: '.secret', ignoreCase: false }]);
+    assert.deepEqual(['!**/*.md', './!**/*.md', '!./docs/**', '**/*.secret'].map((glob) => globLiteral(glob)), [undefined, undefined, undefined, { text: '.secret', ignoreCase: false }]);
   });
 });
 
@@ -310,7 +322,7 @@ describe('the prefilter against the regex alone, on generated input', () => {
           refused++;
           continue;
         }
-        if (patternLiteral(pattern.src) !== undefined) withLiteral++;
+        if (requiredLiteral(pattern.src) !== undefined) withLiteral++;
         batch.push({ source: pattern.src, reference, lines: linesFor(rng, pattern, LINES) });
       }
       const versions: RuleVersion[] = batch.map((p, k) => ({ entry: entry(`p${k}`, { content: [p.source] }), origin: 'committed', file: 'f' }));
@@ -329,7 +341,7 @@ describe('the prefilter against the regex alone, on generated input', () => {
             if (expected !== undefined) matched++;
           } else crossPairs++;
           if (show(actual) !== show(expected)) {
-            differences.push(`pattern ${show(p.source)} line ${show(line)} literal ${show(patternLiteral(p.source))}: re2js ${show(expected)}, prefiltered scan ${show(actual)}`);
+            differences.push(`pattern ${show(p.source)} line ${show(line)} literal ${show(requiredLiteral(p.source))}: re2js ${show(expected)}, prefiltered scan ${show(actual)}`);
           }
         });
       });
@@ -359,7 +371,7 @@ describe('the prefilter against the regex alone, on generated input', () => {
           refused++;
           continue;
         }
-        if (patternLiteral(`glob:${glob.src}`) !== undefined) withLiteral++;
+        if (globLiteral(glob.src) !== undefined) withLiteral++;
         batch.push({ glob: glob.src, paths: pathsFor(rng, glob, PATHS) });
       }
       const versions: RuleVersion[] = batch.map((g, k) => ({ entry: entry(`g${k}`, { globs: [g.glob] }), origin: 'committed', file: 'f' }));
@@ -374,7 +386,7 @@ describe('the prefilter against the regex alone, on generated input', () => {
             if (expected) matched++;
           }
           if (found.has(`g${k} ${path}`) !== expected) {
-            differences.push(`glob ${show(g.glob)} path ${show(path)} literal ${show(patternLiteral(`glob:${g.glob}`))}: glob ${expected}, prefiltered scan ${!expected}`);
+            differences.push(`glob ${show(g.glob)} path ${show(path)} literal ${show(globLiteral(g.glob))}: glob ${expected}, prefiltered scan ${!expected}`);
           }
         }
       });

@@ -85,15 +85,23 @@ export function ruleTable(versions: readonly RuleVersion[]): RuleTable {
     to.literal.push(found?.text ?? null);
     to.ignoreCase.push(found?.ignoreCase === true ? 1 : 0);
   };
+  // Stores repeat patterns and globs across entries: each distinct one is read once. The key's
+  // first character says which reading (a path regex may itself begin with anything).
+  const literals = new Map<string, RequiredLiteral | undefined>();
+  const literalOf = (reading: 'r' | 'g', source: string): RequiredLiteral | undefined => {
+    const key = reading + source;
+    if (!literals.has(key)) literals.set(key, reading === 'g' ? globLiteral(source) : requiredLiteral(source));
+    return literals.get(key);
+  };
   versions.forEach((version, v) => {
     table.origin.push(ORIGINS.indexOf(version.origin));
     const where = applicabilityOf(version.entry);
     // JSON has no infinity: an open end is saved as null.
     table.where.push(appliesEverywhere(where) ? null : { ...where, from: Number.isFinite(where.from) ? where.from : null, until: Number.isFinite(where.until) ? where.until : null });
     const { patterns, globs, content } = version.entry;
-    for (const pattern of patterns ?? []) add(table.paths, v, 'p', pattern, patternLiteral(pattern));
-    for (const glob of globs ?? []) add(table.paths, v, 'g', glob, patternLiteral(`glob:${glob}`));
-    for (const regex of content ?? []) add(table.content, v, 'c', regex, patternLiteral(regex));
+    for (const pattern of patterns ?? []) add(table.paths, v, 'p', pattern, literalOf('r', pattern));
+    for (const glob of globs ?? []) add(table.paths, v, 'g', glob, literalOf('g', glob));
+    for (const regex of content ?? []) add(table.content, v, 'c', regex, literalOf('r', regex));
   });
   return table;
 }
@@ -297,10 +305,8 @@ export function compileRules(versions: readonly RuleVersion[]): { paths: Matcher
   return compileTable({ table, version: (v) => versions[v]! }, new Uint8Array(versions.length).fill(1));
 }
 
-/** The required literal of a pattern, or of a glob given as `glob:<glob>` (through its RE2 translation; a negated glob has none). */
-export function patternLiteral(source: string): RequiredLiteral | undefined {
-  if (!source.startsWith('glob:')) return requiredLiteral(source);
-  const text = source.slice(5);
+/** The required literal of a glob, through its RE2 translation (a negated glob has none). */
+export function globLiteral(text: string): RequiredLiteral | undefined {
   const glob = globToRegex(text);
   if (glob.negated) return undefined;
   const literal = requiredLiteral(glob.source);
