@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { dirname } from 'node:path';
 import { git, prestartGit } from '../src/git/exec.js';
-import { gitRepo, gitSync, testEnv, writeFiles } from './helpers/temp.js';
+import { readBlobsCapped } from '../src/git/objects.js';
+import { readStaged } from '../src/guard/changes.js';
+import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 describe('git commands started early', () => {
   it('are taken once by the next call with the same arguments, cwd and env', async (t) => {
@@ -41,5 +44,38 @@ describe('git commands started early', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await assert.rejects(git(['rev-parse', '--verify', 'no-such-ref'], { cwd: repo, env }), { code: 'GIT', message: /^git rev-parse --verify no-such-ref failed: fatal: Needed a single revision/ });
     assert.deepEqual(unhandled, []);
+  });
+});
+
+describe('git\'s answers before the blobs', () => {
+  it('are handed to `answered` once, as the read returns them, found or missing', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n', 'dir/b.txt': 'b\n' });
+    const blob = gitSync(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    const calls: unknown[] = [];
+    const read = await readBlobsCapped({ cwd: repo, env: testEnv() }, [blob], Infinity, { names: ['HEAD:dir', 'HEAD:missing', 'HEAD:a.txt'], answered: (looks) => calls.push(structuredClone(looks)) });
+    const tree = gitSync(repo, ['rev-parse', 'HEAD:dir']).trim();
+    assert.deepEqual(read.looks, [{ id: tree, type: 'tree' }, undefined, { id: blob, type: 'blob' }]);
+    assert.deepEqual(calls, [read.looks]);
+    assert.deepEqual([...read.blobs.keys()], [blob]);
+    const none: unknown[] = [];
+    await readBlobsCapped({ cwd: repo, env: testEnv() }, [blob], Infinity, { names: [], answered: (looks) => none.push([...looks]) });
+    assert.deepEqual(none, [[]]);
+  });
+
+  it('give the staged read\'s paths and answers at HEAD, equal to the whole read\'s, and fail with it', { timeout: 30_000 }, async (t) => {
+    const repo = gitRepo(t, { '.knowledge/config.yaml': 'version: 1\n', 'old.txt': 'same text\n'.repeat(20) });
+    gitSync(repo, ['mv', 'old.txt', 'new.txt']);
+    writeFiles(repo, { 'added.txt': 'x\n' });
+    gitSync(repo, ['add', '-A']);
+    const { heads, read } = readStaged({ cwd: repo, env: testEnv() });
+    const [early, whole] = await Promise.all([heads, read]);
+    assert.deepEqual(early, { paths: whole.paths, looks: whole.read.looks });
+    assert.deepEqual([...early.paths].sort(), ['added.txt', 'new.txt', 'old.txt']);
+    assert.equal(early.looks[0]?.type, 'blob'); // HEAD:.knowledge/config.yaml
+    // Outside a repository both settle, as failures: nothing waits for an answer that never comes.
+    const outside = tempDir(t);
+    const failed = readStaged({ cwd: outside, env: testEnv({ GIT_CEILING_DIRECTORIES: dirname(outside) }) });
+    await assert.rejects(failed.heads, { code: 'GIT' });
+    await assert.rejects(failed.read, { code: 'GIT' });
   });
 });

@@ -26,10 +26,15 @@ function parseEntries(text: string, pathOf: (meta: string, path: string) => GitF
   return files;
 }
 
+/** The arguments of the git runs below: the hook starts them early with the same ones (hook-git.ts). */
+export const refExistsArgs = (ref: string): string[] => ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`];
+export const listTreeArgs = (ref: string, paths: readonly string[]): string[] => ['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths];
+export const listIndexArgs = (paths: readonly string[]): string[] => ['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...paths];
+
 /** Whether `ref` names a commit (false for an unborn HEAD). */
 export async function refExists(where: Where, ref: string): Promise<boolean> {
   try {
-    await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], where);
+    await git(refExistsArgs(ref), where);
     return true;
   } catch {
     return false;
@@ -38,7 +43,7 @@ export async function refExists(where: Where, ref: string): Promise<boolean> {
 
 /** The blobs under `paths` at `ref` (recursively). */
 export async function listTree(where: Where, ref: string, paths: readonly string[]): Promise<GitFile[]> {
-  const text = await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', ref, '--', ...paths], where);
+  const text = await git(listTreeArgs(ref, paths), where);
   // "<mode> blob <oid>\t<path>"
   return parseEntries(text, (meta, path) => {
     const [, type, blob] = meta.split(' ');
@@ -48,7 +53,7 @@ export async function listTree(where: Where, ref: string, paths: readonly string
 
 /** The blobs under `paths` in the index (respects GIT_INDEX_FILE in `env`). */
 export async function listIndex(where: Where, paths: readonly string[]): Promise<GitFile[]> {
-  const text = await git(['--literal-pathspecs', 'ls-files', '-s', '-z', '--', ...paths], where);
+  const text = await git(listIndexArgs(paths), where);
   // "<mode> <oid> <stage>\t<path>"; a conflicted file (stage > 0) is not committable yet.
   return parseEntries(text, (meta, path) => {
     const [, blob, stage] = meta.split(' ');
@@ -65,15 +70,29 @@ export interface BlobRead {
   looks: Array<{ id: string; type: string; content?: Buffer } | undefined>;
 }
 
+/** Objects looked up by name before the blobs: see readBlobsCapped. */
+export interface Lookup {
+  names: readonly string[];
+  /** Keep their content (else only their id and type). */
+  keep?: boolean;
+  /** Called once git has answered for every name, while the blobs may still be coming. */
+  answered?: (looks: BlobRead['looks']) => void;
+}
+
 /**
  * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
  * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
- * be on their way: git starts at once and reads them when they come. `look` names objects (such as
- * `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they are
- * asked first, in the same process, and their content is kept only with `keepLooks`.
+ * be on their way: git starts at once and reads them when they come. `lookup` names objects (such
+ * as `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they
+ * are asked first, in the same process.
  */
-export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, look: readonly string[] = [], keepLooks = false): Promise<BlobRead> {
+export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, lookup: Lookup = { names: [] }): Promise<BlobRead> {
+  const { names: look, keep: keepLooks = false, answered } = lookup;
   const result: BlobRead = { blobs: new Map(), tooLarge: new Map(), looks: [] };
+  const looked = (): void => {
+    if (result.looks.length === look.length) answered?.(result.looks);
+  };
+  if (look.length === 0) looked();
   if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
   return new Promise((resolve, reject) => {
@@ -86,8 +105,10 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
     let left = 0;
     const finishBlob = (): void => {
       const { oid, type, size, parts } = current!;
-      if (result.looks.length < look.length) result.looks.push({ id: oid, type, ...(keepLooks ? { content: Buffer.concat(parts!, size) } : {}) });
-      else if (parts === undefined) result.tooLarge.set(oid, size);
+      if (result.looks.length < look.length) {
+        result.looks.push({ id: oid, type, ...(keepLooks ? { content: Buffer.concat(parts!, size) } : {}) });
+        looked();
+      } else if (parts === undefined) result.tooLarge.set(oid, size);
       else result.blobs.set(oid, Buffer.concat(parts, size));
       current = undefined;
     };
@@ -105,6 +126,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
           // A name is answered "<name> missing"; the names looked up hold no space.
           if (looking && line === `${look[result.looks.length]} missing`) {
             result.looks.push(undefined);
+            looked();
             continue;
           }
           const [oid, type, size] = line.split(' ');
@@ -154,7 +176,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
 
 /** The content of each named object (`HEAD:<path>`, names without spaces), in one `git cat-file --batch`; undefined where there is none. */
 export async function readObjects(where: Where, names: readonly string[]): Promise<Array<Buffer | undefined>> {
-  return (await readBlobsCapped(where, [], Infinity, names, true)).looks.map((answer) => answer?.content);
+  return (await readBlobsCapped(where, [], Infinity, { names, keep: true })).looks.map((answer) => answer?.content);
 }
 
 /** Reads blobs by id in one `git cat-file --batch`. */

@@ -43,6 +43,15 @@ export interface StagedRead {
   read: BlobRead;
 }
 
+/** What the read knows before the blobs are in: the paths of the diff and git's answers at HEAD. */
+export type StagedHeads = Pick<StagedRead, 'paths'> & Pick<BlobRead, 'looks'>;
+
+/** A staged read under way: `heads` settles first, while git is still reading the blobs. */
+export interface StagedStart {
+  heads: Promise<StagedHeads>;
+  read: Promise<StagedRead>;
+}
+
 async function emptyTree(options: GitOptions): Promise<string> {
   // The id depends on the repository's hash (SHA-1 or SHA-256): ask git.
   return (await gitBytes(['hash-object', '-t', 'tree', '--stdin'], { ...options, input: '' })).toString('utf8').trim();
@@ -54,7 +63,7 @@ async function emptyTree(options: GitOptions): Promise<string> {
  * `listed` settles once the diff is in and its blob ids are on their way to cat-file (or the diff
  * failed): what the read waits for from then on is git reading the blobs.
  */
-export function startStagedRead(options: GitOptions): { listed: Promise<unknown>; read: Promise<StagedRead> } {
+export function startStagedRead(options: GitOptions): StagedStart & { listed: Promise<unknown> } {
   const all = (async (): Promise<RawChange[]> => {
     let raw: string;
     try {
@@ -69,19 +78,21 @@ export function startStagedRead(options: GitOptions): { listed: Promise<unknown>
   const listed = all.then((changes) => changes.filter(scannable));
   // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
   const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
-  const blobs = readBlobsCapped(options, ids, MAX_SCAN_BYTES, [...RULE_TREES_AT_HEAD, TURNS_AT_HEAD]);
-  const read = (async (): Promise<StagedRead> => {
-    const [changes, read] = await Promise.all([listed, blobs]);
-    const paths = (await all).flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath]));
-    return { changes, paths, read };
-  })();
+  let answered!: (looks: BlobRead['looks']) => void;
+  const looks = new Promise<BlobRead['looks']>((resolve) => (answered = resolve));
+  const blobs = readBlobsCapped(options, ids, MAX_SCAN_BYTES, { names: [...RULE_TREES_AT_HEAD, TURNS_AT_HEAD], answered });
+  const paths = all.then((changes) => changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])));
+  // The answers come before the blobs; a read that fails before them fails `heads` too.
+  const heads = Promise.all([paths, Promise.race([looks, blobs.then((read) => read.looks)])]).then(([paths, looks]) => ({ paths, looks }));
+  const read = Promise.all([listed, blobs, paths]).then(([changes, read, paths]) => ({ changes, paths, read }));
   // readBlobsCapped has written the ids to cat-file in a reaction to `ids`, which came first.
-  return { listed: ids.then(() => undefined, () => undefined), read };
+  return { listed: ids.then(() => undefined, () => undefined), heads, read };
 }
 
-/** startStagedRead's read alone. */
-export function readStaged(options: GitOptions): Promise<StagedRead> {
-  return startStagedRead(options).read;
+/** startStagedRead without its `listed`. */
+export function readStaged(options: GitOptions): StagedStart {
+  const { heads, read } = startStagedRead(options);
+  return { heads, read };
 }
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {

@@ -11,10 +11,11 @@ import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } fro
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const top = await repoRoot(options);
   const where = { cwd: top.root, env: options.env };
-  const read = stagedRead(where);
+  const { heads, read } = stagedRead(where);
   // A change that names no rule file leaves the index's rules as HEAD has them: git's answers for
-  // the rule folders at HEAD identify both sides.
-  const atHead = read.then(({ paths, read: { looks } }) => {
+  // the rule folders at HEAD identify both sides. They come before the staged blobs, so the rules
+  // are read (or parsed, when cold) while git is still reading the change.
+  const atHead = heads.then(({ paths, looks }) => {
     const answers = looks.map((answer) => (answer === undefined ? 'missing' : `${answer.id} ${answer.type}`));
     return { ...(paths.some(isGuardPath) ? {} : { rules: answers.slice(0, RULE_TREES_AT_HEAD.length).join('\n') }), turns: looks[RULE_TREES_AT_HEAD.length] !== undefined };
   });

@@ -5,15 +5,17 @@
 // Every git process costs a fork and an exec on the hook's path, so the check asks for as much as
 // it can per process: the branch with the top level, the rule trees with the blobs.
 import { git, prestartGit, type GitOptions } from '../git/exec.js';
-import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
+import { listIndexArgs, listTreeArgs, refExistsArgs } from '../git/objects.js';
+import { gitListingPaths, KNOWLEDGE_DIR, LOGS } from '../store/layout.js';
+
+/** The guard's rule snapshot in `.knowledge/.cache/` (rule-snapshot.ts). */
+export const RULE_SNAPSHOT = 'guard-rules.json';
 
 /** The kinds of record the commit guard reads. */
 export const GUARD_KINDS = ['prohibition', 'allow', 'role', 'override'] as const;
 
 /** Where they live, with config.yaml, the extends lock and lore's cache (whose being tracked changes what is read). */
-export const GUARD_PATHS: readonly string[] = [
-  `${KNOWLEDGE_DIR}/config.yaml`, `${KNOWLEDGE_DIR}/${EXTENDS_LOCK}`, ...GUARD_KINDS.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), `${KNOWLEDGE_DIR}/${CACHE_DIR}`,
-];
+export const GUARD_PATHS: readonly string[] = gitListingPaths(GUARD_KINDS);
 
 /** Whether `path` is one of GUARD_PATHS or under one. */
 export function isGuardPath(path: string): boolean {
@@ -38,6 +40,17 @@ export const CONFIG_ARGS: readonly string[] = ['config', '-z', '--get-regexp', '
 /** Starts, in `cwd`, the commands a check of the staged change runs when `cwd` is the top level (once `after` settles). */
 export function prestartHookGit(cwd: string, env: NodeJS.ProcessEnv, after?: Promise<unknown>): void {
   for (const args of [TOP_LEVEL_ARGS, CONFIG_ARGS]) prestartGit(args, { cwd, env }, after);
+}
+
+/**
+ * Starts the listings of the rule files at HEAD and in the index, once `wanted` says the check
+ * will read them: when no rule snapshot was saved yet, or when the change names a rule file.
+ * Started early, while this process is small, a fork is cheap.
+ */
+export function prestartRuleListings(cwd: string, env: NodeJS.ProcessEnv, wanted: Promise<boolean>): void {
+  wanted.then((yes) => {
+    if (yes) for (const args of [refExistsArgs('HEAD'), listTreeArgs('HEAD', GUARD_PATHS), listIndexArgs(GUARD_PATHS)]) prestartGit(args, { cwd, env });
+  }, () => undefined);
 }
 
 /** Where a check runs: the work tree's top level, git's common folder, and the branch checked out. */

@@ -19,7 +19,7 @@ import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import type { KnowledgeEntry } from '../types.js';
 import { LiteralSet } from './aho-corasick.js';
 import { originOf, type CompiledRules, type RuleTable, type RuleVersion } from './rules.js';
-import { RULE_TREES_AT_HEAD } from './hook-git.js';
+import { RULE_SNAPSHOT, RULE_TREES_AT_HEAD } from './hook-git.js';
 
 /** The fields of a prohibition the guard reads: applicability, the matchers, what a finding says, and the tests its own file may hold. */
 const GUARD_FIELDS = ['id', 'type', 'title', 'priority', 'secret', 'enabled', 'scope', 'projectId', 'validFrom', 'validUntil', 'agentTypes', 'patterns', 'globs', 'content', 'tests'];
@@ -100,7 +100,7 @@ export class RuleSnapshot {
 
   /** `key` undefined: nothing is read or saved (a listing tracks the cache). */
   private constructor(root: string, private readonly key: string | undefined) {
-    this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, 'guard-rules.json');
+    this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, RULE_SNAPSHOT);
     if (key === undefined) return;
     try {
       const file = readParsedIfExistsSync(this.path, readSnapshotFile);

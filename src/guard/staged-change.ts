@@ -1,11 +1,14 @@
 // The staged change is the hook's slowest step and needs none of lore's code, so bin/lore.js starts
 // reading it (the raw diff, then its blobs) before the CLI loads, and lore serve before it runs the
 // hook's command; checkStaged takes that read when it is for the same directory and environment.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { forgetPrestartedGit, type GitOptions } from '../git/exec.js';
-import { readStaged, startStagedRead, type StagedRead } from './changes.js';
-import { prestartHookGit } from './hook-git.js';
+import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
+import { readStaged, startStagedRead, type StagedStart } from './changes.js';
+import { isGuardPath, prestartHookGit, prestartRuleListings, RULE_SNAPSHOT } from './hook-git.js';
 
-let early: { cwd: string; env: NodeJS.ProcessEnv; read: Promise<StagedRead> } | undefined;
+let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefined;
 
 /**
  * Starts reading the staged change in `cwd` with `env` (this process's environment, or the hook's
@@ -13,13 +16,17 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; read: Promise<StagedRead> } | 
  * and the same env object takes them.
  */
 export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
-  const { listed, read } = startStagedRead({ cwd, env });
+  const { listed, heads, read } = startStagedRead({ cwd, env });
   // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
   // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
   prestartHookGit(cwd, env, listed);
+  // No rule snapshot yet (a first commit, a cleared cache): the check will list the rule files.
+  const noSnapshot = lstatSync(join(cwd, KNOWLEDGE_DIR, CACHE_DIR, RULE_SNAPSHOT), { throwIfNoEntry: false }) === undefined;
+  prestartRuleListings(cwd, env, heads.then(({ paths }) => noSnapshot || paths.some(isGuardPath)));
   // The caller that takes it sees a failure; until then it must not count as unhandled.
+  heads.catch(() => undefined);
   read.catch(() => undefined);
-  early = { cwd, env, read };
+  early = { cwd, env, start: { heads, read } };
 }
 
 /** Drops what prestartStagedChange started with `env` and nobody took (the reads themselves run out). */
@@ -29,12 +36,12 @@ export function forgetPrestarted(env: NodeJS.ProcessEnv): void {
 }
 
 /** The staged change in `options.cwd`: the early read when it matches, else a new one. */
-export function stagedRead(options: GitOptions): Promise<StagedRead> {
+export function stagedRead(options: GitOptions): StagedStart {
   const env = options.env ?? process.env;
   if (early !== undefined && early.cwd === options.cwd && early.env === env) {
-    const { read } = early;
+    const { start } = early;
     early = undefined;
-    return read;
+    return start;
   }
   return readStaged(options);
 }

@@ -8,7 +8,7 @@ import { readTextIfExistsSync } from '../fs/read-text.js';
 import { decodeUtf8, utf8Problem } from '../fs/utf8.js';
 import { listIndex, listTree, readBlobs, refExists, type GitFile } from '../git/objects.js';
 import { DEFAULT_CONFIG } from '../store/config-defaults.js';
-import { CACHE_DIR, EXTENDS_LOCK, KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
+import { CACHE_DIR, gitListingPaths, KINDS, KNOWLEDGE_DIR, RECORD_KINDS, type RecordKindName } from '../store/layout.js';
 import type { StoreRecord } from '../store/read.js';
 import type { LoreConfig } from '../types.js';
 import { cacheKey } from '../store/cache-key.js';
@@ -176,7 +176,7 @@ export interface GitListing {
 
 async function listSource(where: { cwd: string; env?: NodeJS.ProcessEnv }, source: GitSource, kinds: readonly RecordKindName[]): Promise<GitListing> {
   // The lock of config.yaml's extends sources comes with the listing: it decides which sources' rules apply.
-  const paths = [CONFIG_PATH, `${KNOWLEDGE_DIR}/${EXTENDS_LOCK}`, ...kinds.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), CACHE_PATH];
+  const paths = gitListingPaths(kinds);
   let listed: GitFile[];
   if ('index' in source) {
     listed = await listIndex(where, paths);

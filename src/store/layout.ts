@@ -73,6 +73,14 @@ export const CACHE_DIR = '.cache';
 /** The pins of config.yaml's extends sources (src/extends/), committed. */
 export const EXTENDS_LOCK = 'extends.lock';
 
+/**
+ * What a reader of the store as git holds it lists (relative to the repository root): config.yaml,
+ * the extends lock, the folders of `kinds`, and lore's cache (whose being tracked changes what is read).
+ */
+export function gitListingPaths(kinds: readonly RecordKindName[]): string[] {
+  return [`${KNOWLEDGE_DIR}/config.yaml`, `${KNOWLEDGE_DIR}/${EXTENDS_LOCK}`, ...kinds.map((kind) => `${KNOWLEDGE_DIR}/${KINDS[kind].dir}`), `${KNOWLEDGE_DIR}/${CACHE_DIR}`];
+}
+
 /** Absolute path of `.knowledge/` in a store root. */
 export function knowledgeDir(root: string): string {
   return join(root, KNOWLEDGE_DIR);
