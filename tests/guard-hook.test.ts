@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { lore, type CliResult } from './helpers/cli.js';
@@ -214,6 +214,17 @@ describe('the installed pre-commit hook', () => {
         assert.deepEqual(readFileSync(join(cache, name)), saved.get(name), `${name} ${how}: written again`);
       }
     }
+  });
+
+  it('checks as usual when .knowledge/.cache is a loop of links, which it neither follows nor trips over', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    symlinkSync('.cache', join(repo, '.knowledge', '.cache'));
+    writeFiles(repo, { 'k.pem': `${KEY_HEADER}\n` });
+    gitSync(repo, ['add', 'k.pem']);
+    const run = await lore(['hook', 'pre-commit'], { cwd: repo, env: envWithLore(t) });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /\n\nBLOCKED pro-key \[critical\] Title of pro-key\n/);
+    assert.doesNotMatch(run.stderr, /ELOOP|\n    at /);
   });
 
   it('lists no rule file when warm and the change names none: HEAD\'s tree ids key the snapshot', async (t) => {

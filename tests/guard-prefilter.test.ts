@@ -268,6 +268,11 @@ describe('scanning through the prefilter', () => {
     const files = ['y/glob:acXts', 'abXc.ts'].map((path) => ({ path, status: 'added' as const, added: [] }));
     const { findings } = scan([{ files }], compileRules(versions));
     assert.deepEqual(findings.map((f) => [f.entryId, f.path]), [['pro-regex', 'y/glob:acXts'], ['pro-glob', 'abXc.ts']]);
+    // A content regex is a regex whatever it begins with.
+    const content: RuleVersion[] = [{ entry: entry('pro-content', { content: ['glob:ab?c.ts'] }), origin: 'committed', file: 'c' }];
+    assert.deepEqual(ruleTable(content).content.literal, ['glob:a']);
+    const lines = scan([{ files: [{ path: 'notes.txt', status: 'added', added: [{ line: 1, text: 'see glob:acXts' }] }] }], compileRules(content));
+    assert.deepEqual(lines.findings.map((f) => [f.entryId, f.line]), [['pro-content', 1]]);
   });
 
   it('visits every glob that matches a path: a matching path holds the glob\'s literal (generated globs)', () => {

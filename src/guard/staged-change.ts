@@ -17,21 +17,32 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefin
  */
 export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
   const { listed, heads, read } = startStagedRead({ cwd, env });
-  // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
-  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
-  prestartHookGit(cwd, env, listed);
-  // No rule snapshot yet (a first commit, a cleared cache): the check will list the rule files.
-  const noSnapshot = lstatSync(join(cwd, KNOWLEDGE_DIR, CACHE_DIR, RULE_SNAPSHOT), { throwIfNoEntry: false }) === undefined;
-  prestartRuleListings(cwd, env, heads.then(({ paths }) => noSnapshot || paths.some(isGuardPath)));
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   heads.catch(() => undefined);
   read.catch(() => undefined);
   early = { cwd, env, start: { heads, read } };
+  // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
+  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
+  prestartHookGit(cwd, env, listed);
+  // No rule snapshot yet (a first commit, a cleared cache), or one lore cannot look at: the check
+  // will list the rule files. The listings are registered as `heads` settles, one reaction ahead
+  // of the check's own (which reads the snapshot first); a run dropped meanwhile starts none.
+  let noSnapshot = true;
+  try {
+    noSnapshot = lstatSync(join(cwd, KNOWLEDGE_DIR, CACHE_DIR, RULE_SNAPSHOT), { throwIfNoEntry: false }) === undefined;
+  } catch {
+    // a folder lore cannot enter, a loop of links: the check says what is wrong, if anything
+  }
+  prestartRuleListings(cwd, env, heads.then(({ paths }) => !dropped.has(env) && (noSnapshot || paths.some(isGuardPath))));
 }
+
+/** Environments whose prestarted runs were dropped: nothing more is started for them. */
+const dropped = new WeakSet<NodeJS.ProcessEnv>();
 
 /** Drops what prestartStagedChange started with `env` and nobody took (the reads themselves run out). */
 export function forgetPrestarted(env: NodeJS.ProcessEnv): void {
   if (early?.env === env) early = undefined;
+  dropped.add(env);
   forgetPrestartedGit(env);
 }
 
