@@ -45,7 +45,7 @@ export function prestartHookGit(cwd: string, env: NodeJS.ProcessEnv, after?: Pro
 /**
  * Starts the listings of the rule files at HEAD and in the index, once `wanted` says the check
  * will read them: when no rule snapshot was saved yet, or when the change names a rule file.
- * Started early, while this process is small, a fork is cheap.
+ * Started early, while this process is small: a fork costs more the more memory the process maps.
  */
 export function prestartRuleListings(cwd: string, env: NodeJS.ProcessEnv, wanted: Promise<boolean>): void {
   wanted.then((yes) => {
