@@ -224,9 +224,25 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
 
   // Live: a file edited on disk and a CLI write show in the open page, without a reload.
   await page.goto(`${daemon.url}/#/knowledge`);
-  await page.locator('select[name="filter-priority"]').selectOption('');
-  await page.locator('select[name="filter-source"]').selectOption('');
+  // Both filters cleared before the page renders again: each change holds (neither undoes the other).
+  await page.locator('select[name="filter-source"] option', { hasText: 'task_success' }).waitFor({ state: 'attached' });
+  await page.evaluate(() => {
+    for (const name of ['filter-priority', 'filter-source']) {
+      const select = (globalThis as unknown as { document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): boolean } } }).document.querySelector(`select[name="${name}"]`)!;
+      select.value = '';
+      select.dispatchEvent(new (globalThis as unknown as { Event: new (type: string, init: object) => unknown }).Event('change', { bubbles: true }));
+    }
+  });
   await waitForIds(page, ['learn-retry', 'learn-retry-jitter', 'pro-env', 'pro-never-log-tokens', 'rec-imported', 'rec-strict']);
+  // Clear filters clears every filter, the search text kept.
+  await page.locator('select[name="filter-priority"]').selectOption('critical');
+  await page.locator('select[name="filter-enabled"]').selectOption('true');
+  await waitForIds(page, ['pro-env', 'pro-never-log-tokens']);
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await waitForIds(page, ['learn-retry', 'learn-retry-jitter', 'pro-env', 'pro-never-log-tokens', 'rec-imported', 'rec-strict']);
+  assert.equal(await page.locator('select[name="filter-priority"]').inputValue(), '');
+  assert.equal(await page.locator('select[name="filter-enabled"]').inputValue(), '');
+  assert.equal(await page.getByRole('button', { name: 'Clear filters' }).count(), 0);
   await page.evaluate(() => { (globalThis as unknown as Dom).marker = true; });
   const strict = `${K}/recommendations/rec-strict.yaml`;
   const original = read(root, strict);

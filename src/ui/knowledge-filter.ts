@@ -20,21 +20,28 @@ export interface Filters {
 
 export const NO_FILTERS: Filters = { text: '', type: '', priority: '', scope: '', source: '', projectId: '', agentType: '', enabled: '', validNow: false };
 
+/** Every filter cleared, the search text kept. */
+const { text: _text, ...CLEARED } = NO_FILTERS;
+
 let current: Filters = NO_FILTERS;
 const listeners = new Set<(f: Filters) => void>();
 
-/** The shared filters and their setter. */
-export function useFilters(): [Filters, (f: Filters) => void] {
+/**
+ * The shared filters and their updater. An update is a patch on the latest filters, not on the
+ * ones a render saw: two changes made before the page renders again both hold.
+ */
+export function useFilters(): [Filters, (patch: Partial<Filters>) => void] {
   const [filters, setLocal] = useState(current);
   useEffect(() => {
     listeners.add(setLocal);
     return () => void listeners.delete(setLocal);
   }, []);
-  const set = (f: Filters): void => {
-    current = f;
-    for (const l of listeners) l(f);
-  };
-  return [filters, set];
+  return [filters, updateFilters];
+}
+
+function updateFilters(patch: Partial<Filters>): void {
+  current = { ...current, ...patch };
+  for (const l of listeners) l(current);
 }
 
 /** The filters as the operations' `knowledgeFilter` takes them (the search text left out). */
@@ -78,13 +85,12 @@ function loadChoices(): Promise<Choices> {
 }
 
 /** The filter bar: a select per list filter, project and agent type, enabled, valid now. */
-export function FilterBar({ filters, onChange, projects = [], agentTypes = [] }: { filters: Filters; onChange(f: Filters): void; projects?: string[]; agentTypes?: string[] }) {
+export function FilterBar({ filters, onChange, projects = [], agentTypes = [] }: { filters: Filters; onChange(patch: Partial<Filters>): void; projects?: string[]; agentTypes?: string[] }) {
   const [values, setValues] = useState<Choices | undefined>(undefined);
   useEffect(() => void loadChoices().then(setValues, () => undefined), []);
-  const set = (patch: Partial<Filters>): void => onChange({ ...filters, ...patch });
   const select = (key: 'type' | 'priority' | 'scope' | 'source', list: string[] | undefined, all: string) => html`
     <label class="filter"><span>${key}</span>
-      <select name=${`filter-${key}`} value=${filters[key]} onChange=${(e: Event) => set({ [key]: (e.target as HTMLSelectElement).value })}>
+      <select name=${`filter-${key}`} value=${filters[key]} onChange=${(e: Event) => onChange({ [key]: (e.target as HTMLSelectElement).value })}>
         <option value="">${all}</option>
         ${(list ?? []).map((v) => html`<option value=${v}>${v}</option>`)}
       </select></label>`;
@@ -94,16 +100,16 @@ export function FilterBar({ filters, onChange, projects = [], agentTypes = [] }:
     ${select('scope', values?.scopes, 'any scope')}
     ${select('source', values?.sources, 'any source')}
     <label class="filter"><span>project</span>
-      <input name="filter-project" list="known-projects" placeholder="any" value=${filters.projectId} onChange=${(e: Event) => set({ projectId: (e.target as HTMLInputElement).value })} />
+      <input name="filter-project" list="known-projects" placeholder="any" value=${filters.projectId} onChange=${(e: Event) => onChange({ projectId: (e.target as HTMLInputElement).value })} />
       <datalist id="known-projects">${projects.map((p) => html`<option value=${p} />`)}</datalist></label>
     <label class="filter"><span>agent type</span>
-      <input name="filter-agent-type" list="known-agent-types" placeholder="any" value=${filters.agentType} onChange=${(e: Event) => set({ agentType: (e.target as HTMLInputElement).value })} />
+      <input name="filter-agent-type" list="known-agent-types" placeholder="any" value=${filters.agentType} onChange=${(e: Event) => onChange({ agentType: (e.target as HTMLInputElement).value })} />
       <datalist id="known-agent-types">${agentTypes.map((p) => html`<option value=${p} />`)}</datalist></label>
     <label class="filter"><span>state</span>
-      <select name="filter-enabled" value=${filters.enabled} onChange=${(e: Event) => set({ enabled: (e.target as HTMLSelectElement).value as Filters['enabled'] })}>
+      <select name="filter-enabled" value=${filters.enabled} onChange=${(e: Event) => onChange({ enabled: (e.target as HTMLSelectElement).value as Filters['enabled'] })}>
         <option value="">enabled or not</option><option value="true">enabled</option><option value="false">disabled</option>
       </select></label>
-    <label class="filter check"><input type="checkbox" name="filter-valid-now" checked=${filters.validNow} onChange=${(e: Event) => set({ validNow: (e.target as HTMLInputElement).checked })} /> valid now</label>
-    ${hasFilters(filters) ? html`<button type="button" class="link" onClick=${() => onChange({ ...NO_FILTERS, text: filters.text })}>Clear filters</button>` : ''}
+    <label class="filter check"><input type="checkbox" name="filter-valid-now" checked=${filters.validNow} onChange=${(e: Event) => onChange({ validNow: (e.target as HTMLInputElement).checked })} /> valid now</label>
+    ${hasFilters(filters) ? html`<button type="button" class="link" onClick=${() => onChange(CLEARED)}>Clear filters</button>` : ''}
   </div>`;
 }

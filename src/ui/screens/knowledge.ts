@@ -103,7 +103,7 @@ function KnowledgeTable({ navigate }: { navigate: ScreenProps['navigate'] }) {
   // Search as the person types, a moment after the last key.
   useEffect(() => {
     if (search === filters.text) return;
-    const t = setTimeout(() => setFilters({ ...filters, text: search }), 200);
+    const t = setTimeout(() => setFilters({ text: search }), 200);
     return () => clearTimeout(t);
   }, [search]);
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
