@@ -31,8 +31,10 @@ function App() {
     return () => removeEventListener('hashchange', onHash);
   }, []);
   useStoreEvents((event) => {
-    if (event.type === 'watcher' && health !== undefined) setHealth({ ...health, watcher: { state: event.state, ...(event.message === undefined ? {} : { message: event.message }) } });
-  }, [health]);
+    if (event.type !== 'watcher') return;
+    const watcher = { state: event.state, ...(event.message === undefined ? {} : { message: event.message }) };
+    setHealth((h) => (h === undefined ? h : { ...h, watcher }));
+  }, []);
   const screen = SCREENS.find((s) => s.id === parts[0]) ?? SCREENS[0]!;
   const Screen = screen.component;
   return html`
