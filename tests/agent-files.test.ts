@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { tempDir, tempStore, writeFiles } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const ROLES = {
   '.knowledge/roles/player.yaml': 'id: ROLE-player\nrole: player\nmust_do: [Write tests]\nmust_not_do: [{ text: Edit the pipeline, paths: [".github/**"] }]\nask_before: []\nescalate_when: []\n',

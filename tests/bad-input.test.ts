@@ -10,10 +10,12 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { isValidId } from '../src/store/ids.js';
 import { parseText } from '../src/store/parse.js';
-import { LORE_BIN, lore, loreJson } from './helpers/cli.js';
+import { inProcess, LORE_BIN } from './helpers/cli.js';
 import { DAG_LOG, dagStore, node } from './helpers/dag.js';
 import { configYaml, entry, entryFiles, knowledgeStore } from './helpers/knowledge.js';
 import { gitRepo, gitSync, tempDir, tempStore, testEnv } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const PRO = '.knowledge/knowledge/prohibitions';
 

@@ -8,10 +8,12 @@ import { describe, it } from 'node:test';
 import { titleFrom } from '../src/knowledge/capture-text.js';
 import { MAX_POINTS, parseReview } from '../src/knowledge/review-points.js';
 import type { KnowledgeEntry, TurnState } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { ndjson, turn } from './helpers/player-coach.js';
 import { gitRepo } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
 const LOG = '.knowledge/turns/shop/FEAT-001.ndjson';

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { convertValue } from '../src/cli/_options.js';
 import type { OptionSpec } from '../src/cli/command.js';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const spec = (fields: Partial<OptionSpec> & Pick<OptionSpec, 'type'>): OptionSpec => ({ description: 'x', ...fields });
 

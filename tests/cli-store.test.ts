@@ -7,8 +7,10 @@ import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/registry.js';
 import { distance } from '../src/schema/suggest.js';
 import { execFile } from 'node:child_process';
-import { assertNotInRepository, LORE_BIN, lore, loreJson } from './helpers/cli.js';
+import { assertNotInRepository, inProcess, LORE_BIN } from './helpers/cli.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 

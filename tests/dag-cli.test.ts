@@ -3,8 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DagNode } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { DAG_LOG, dagStore, logLines, node } from './helpers/dag.js';
+
+const { lore, loreJson } = inProcess;
 
 interface JsonError { error: { code: string; message: string; hint?: string } }
 

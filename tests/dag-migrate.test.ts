@@ -3,9 +3,11 @@ import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DagNode } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { DAG_LOG, dagStore, logLines } from './helpers/dag.js';
 import { writeFiles } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const SHOP = JSON.stringify({
   entities: {

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { envWithLore, gitRun, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const EVAL = prohibition('pro-no-eval', { priority: 'critical', title: 'Never use eval', content: ['\\beval\\('] });
 const CONFIG = '# our settings\nversion: 1\nproject: app # this repository\n';

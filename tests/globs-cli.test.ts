@@ -8,9 +8,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SCHEMA_NAMES, SCHEMAS_DIR, schemaFileName } from '../src/schema/schemas.js';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { envWithLore, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitRepo, gitSync, writeFiles } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const EXTGLOB = 'extglob +(js|ts) is not supported: write {a,b} for one of several alternatives, * or ** to repeat, or \\( for a literal (';
 const JS_RULE = prohibition('pro-js', { globs: ['dist/**', '**/*.+(js|ts)'] });

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { SAMPLE } from './helpers/graph-sample.js';
 import { tempDir } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const SYSTEM = {
   entities: [

@@ -3,8 +3,10 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseMcpMemory } from '../src/graph/mcp-memory.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { tempDir, tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const FIXTURE = new URL('./fixtures/mcp-memory.jsonl', import.meta.url);
 

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadStoreGraph, saveStoreGraph } from '../src/graph/store-graph.js';
 import { entityFileStem } from '../src/store/ids.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { SAMPLE } from './helpers/graph-sample.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const ENTITIES = '.knowledge/graph/entities';
 const files = (root: string): string[] => readdirSync(join(root, ENTITIES)).sort();

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, testEnv, writeFiles } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 interface Report {
   blocked: boolean;

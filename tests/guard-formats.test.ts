@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { commitFiles, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { sarifErrors } from './helpers/sarif.js';
 import { gitSync } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const GOLDEN = new URL('./golden/guard/', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -4,11 +4,13 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { dirname, join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { blockedEnv, envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 import { LORE_HOOK } from '../src/guard/_hook-script.js';
 import { PREVIOUS_SHIMS, SHIM } from '../src/guard/_hook-files.js';
+
+const { lore } = inProcess;
 
 /** The line lore puts in a husky hook, as users will read it: husky 9.1+ puts node_modules/.bin on PATH. */
 const LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif command -v lore >/dev/null 2>&1; then lore_hook lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim`;

@@ -4,9 +4,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { envWithLore, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, testEnv } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const HUSKY = pathToFileURL(join(import.meta.dirname, '../node_modules/husky/index.js')).href;
 

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { commitFiles, guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
 import { sarifErrors } from './helpers/sarif.js';
 import { gitSync } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const KEY_RULE = prohibition('pro-key', { content: ['-----BEGIN ([A-Z]+ )?PRIVATE KEY-----'], secret: true });
 const GOLDEN = new URL('./golden/guard/', import.meta.url);

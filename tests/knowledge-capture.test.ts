@@ -7,9 +7,11 @@ import { describe, it } from 'node:test';
 import { approveLearning, captureLearning, loadRejections, rejectLearning } from '../src/knowledge/capture.js';
 import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
 import type { LearningCapture } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const { lore, loreJson } = inProcess;
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
 const CAPTURE: LearningCapture = {

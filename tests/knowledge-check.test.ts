@@ -9,9 +9,11 @@ import { checkBeforeTask } from '../src/knowledge/pre-task-check.js';
 import type { DevelopmentPlan, KnowledgeEntry, TaskContext } from '../src/types.js';
 import { runOp } from '../src/ops/run.js';
 import { Workspace } from '../src/workspace/workspace.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { testEnv } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const GOLDEN = new URL('./golden/knowledge/', import.meta.url);

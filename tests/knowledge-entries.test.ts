@@ -6,9 +6,11 @@ import { describe, it } from 'node:test';
 import { isValidAt } from '../src/knowledge/applicable.js';
 import { matchesFilter, type KnowledgeFilter } from '../src/knowledge/filter.js';
 import type { KnowledgeEntry } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { configYaml, entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
 const read = (root: string, path: string): string => readFileSync(join(root, '.knowledge', path), 'utf8');

@@ -17,10 +17,12 @@ import { DEFAULT_CONFIG } from '../src/store/config-defaults.js';
 import { estimateTokens } from '../src/tokens.js';
 import type { KnowledgeEntry } from '../src/types.js';
 import { Workspace } from '../src/workspace/workspace.js';
-import { loreJson, lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { deadUrl, embeddingsStub } from './helpers/embeddings-stub.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 import { testEnv } from './helpers/temp.js';
+
+const { loreJson, lore } = inProcess;
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 

@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { renderRecord } from '../src/store/write.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const { lore, loreJson } = inProcess;
 
 const CORPUS = [
   entry({ id: 'pro-env', title: 'Never commit .env files', description: 'Secrets.', globs: ['**/.env'], keywords: ['env'], priority: 'critical', validUntil: '2030-01-01' }),

@@ -7,8 +7,10 @@ import { isPrunable } from '../src/knowledge/retention.js';
 import { loadUsageStats, type UsageStats } from '../src/knowledge/stats.js';
 import { DEFAULT_CONFIG } from '../src/store/config.js';
 import type { KnowledgeEntry } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
+
+const { lore, loreJson } = inProcess;
 
 describe('usage statistics', () => {
   it('appends one event per application and aggregates them, leaving the entry file untouched', async (t) => {

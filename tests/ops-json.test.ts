@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { COMMANDS } from '../src/cli/registry.js';
 import { loadSchema, loadSchemaFile, opDefinitionFiles, opSchemaPath, SCHEMA_NAMES } from '../src/schema/schemas.js';
-import { lore } from './helpers/cli.js';
+import { loreInProcess } from './helpers/cli.js';
 import type { OpCases } from './helpers/op-cases.js';
 import { gitRepo, tempStore, testEnv } from './helpers/temp.js';
 import { AGENT_CASES } from './op-cases/agent.js';
@@ -43,7 +43,7 @@ describe('the --json of every command over an operation', () => {
         const files = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', ...c.files };
         const root = c.git === true ? gitRepo(t, c.files ?? {}) : tempStore(t, files);
         // The command checks itself too; here the test does, so a command that stopped checking would not pass.
-        const result = await lore([...c.args, '--json'], { cwd: root, env: testEnv({ LORE_CHECK_OUTPUT: '0' }), ...(c.stdin === undefined ? {} : { input: c.stdin }) });
+        const result = await loreInProcess([...c.args, '--json'], { cwd: root, env: testEnv({ LORE_CHECK_OUTPUT: '0' }), ...(c.stdin === undefined ? {} : { input: c.stdin }) });
         assert.equal(result.code, c.code ?? 0, result.stderr);
         const output = JSON.parse(result.stdout) as unknown;
         const validate = outputValidator(c.op ?? command.op);

@@ -5,9 +5,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { listPacks, PACKS_DIR, readPack } from '../src/entities/packs.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { envWithLore, gitRun } from './helpers/guard.js';
 import { gitRepo, gitSync, tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const secrets = await readPack('secrets');
 const ids = secrets.entries.map((e) => e.id);

@@ -3,9 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { TurnState } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { ACME_OVERRIDES, config, seededStore } from './helpers/player-coach.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 describe('lore roles show, gates show and mode suggest', () => {
   it('shows role constraints with the source of every item, merging the project override file', async (t) => {

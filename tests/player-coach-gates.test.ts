@@ -8,8 +8,10 @@ import { evaluateGates, parseGateResults, type GateResults } from '../src/entiti
 import { DEFAULT_GATES } from '../src/entities/defaults.js';
 import type { ResolvedGate } from '../src/entities/gates.js';
 import type { ValidationError } from '../src/errors.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { ACME_OVERRIDES, seededStore } from './helpers/player-coach.js';
+
+const { lore, loreJson } = inProcess;
 
 const gate = (index: number, complexity: number): ResolvedGate => ({ task_type: DEFAULT_GATES[index]!.task_type, complexity, project: 'demo', profile: DEFAULT_GATES[index]!, origin: { source: 'fallback' }, fields: {} });
 const FEATURE_5 = gate(2, 5);

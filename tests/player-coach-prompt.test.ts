@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { buildCoachPrompt } from '../src/prompt/coach-prompt.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { ACME_OVERRIDES, config, ndjson, seededStore, turn } from './helpers/player-coach.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const GOLDEN = new URL('./golden/coach/', import.meta.url);
 const TASK = ['--feature', 'FEAT-001', '--task', 'TASK-003'];

@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Prime } from '../src/prompt/prime.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 
 const STORE = {

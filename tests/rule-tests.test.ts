@@ -5,9 +5,11 @@ import { describe, it } from 'node:test';
 import { runRuleTests } from '../src/guard/rule-tests.js';
 import { compileRules } from '../src/guard/rules.js';
 import { scan } from '../src/guard/scan.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry } from './helpers/knowledge.js';
 import { tempStore } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const FILE = '.knowledge/knowledge/prohibitions/pro-env.yaml';
 const RECORD = `id: pro-env

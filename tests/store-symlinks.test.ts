@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { tempDir, tempStore } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 const CONFIG = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n' };
 const TOKEN = 'ghp_outsideTheRepository0123456789';

@@ -8,9 +8,11 @@ import { openStore } from '../src/store/open.js';
 import { buildTurn, recordTurn } from '../src/turns/record.js';
 import { latestTurn, revisionStreak, turnId } from '../src/turns/turn-log.js';
 import type { TurnState } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { ndjson, seededStore, turn } from './helpers/player-coach.js';
 import { gitRepo, gitSync, testEnv } from './helpers/temp.js';
+
+const { lore, loreJson } = inProcess;
 
 const RECORD = ['turn', 'record', '--feature', 'FEAT-001', '--task', 'TASK-003', '--player-decision', 'implement', '--progress', 'work done'];
 type Latest = { turn: TurnState | null; escalation: { task: string; streak: number } | null; completed: boolean; ref: string | null; file: string };

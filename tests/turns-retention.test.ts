@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { planRetention, pruneTurns, type FeatureTurns } from '../src/turns/retention.js';
 import type { TurnState } from '../src/types.js';
-import { lore, loreJson } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { config, ndjson, seededStore, turn } from './helpers/player-coach.js';
+
+const { lore, loreJson } = inProcess;
 
 const LIMITS = { max_per_feature: 3, max_per_project: 5 };
 const LIMIT_CONFIG = config('turns:\n  max_per_feature: 3\n  max_per_project: 5\n');

@@ -12,9 +12,11 @@ import YAML, { isScalar } from 'yaml';
 import { loadSchema, SCHEMA_NAMES } from '../src/schema/schemas.js';
 import { parseText } from '../src/store/parse.js';
 import { readDifferentlyByYaml11 } from '../src/store/yaml11.js';
-import { lore } from './helpers/cli.js';
+import { inProcess } from './helpers/cli.js';
 import { prng } from './helpers/glob-fuzz.js';
 import { gitRepo, writeFiles } from './helpers/temp.js';
+
+const { lore } = inProcess;
 
 describe('YAML 1.1 readers', () => {
   it('are warned about, with file, line and the quoted form, and a quoted scalar is left alone', async (t) => {

@@ -1,7 +1,9 @@
-// Runs the built CLI as a real child process, the way people and agents run it.
+// Runs the built CLI as a real child process, the way people and agents run it, or in this process
+// through the same compiled run() that `lore serve` runs the hook with.
 import { execFile } from 'node:child_process';
 import { cpSync, symlinkSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir, testEnv } from './temp.js';
@@ -60,12 +62,53 @@ export function lore(args: string[], options: RunOptions): Promise<CliResult> {
   });
 }
 
-/** Runs lore and parses its stdout as JSON. */
-export async function loreJson<T = unknown>(args: string[], options: RunOptions): Promise<{ code: number; json: T; stderr: string }> {
-  const result = await lore([...args, '--json'], options);
-  try {
-    return { code: result.code, json: JSON.parse(result.stdout) as T, stderr: result.stderr };
-  } catch {
-    throw new Error(`lore ${args.join(' ')} --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+/** A stream that keeps what is written to it, as a pipe would deliver it (not a terminal). */
+class Collect extends Writable {
+  private readonly chunks: Buffer[] = [];
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    done();
+  }
+  async text(): Promise<string> {
+    await new Promise<void>((resolve) => this.end(resolve));
+    return Buffer.concat(this.chunks).toString('utf8');
   }
 }
+
+/**
+ * Runs `lore <args>` in this process: bin/lore.js's compiled run(), with the cwd, env and stdin a
+ * child would get, as `lore serve` runs the hook (the folders on the way into .knowledge/ looked at
+ * again, as a new process would). It saves a process start, about 250 ms of CPU a run, for a test
+ * of what a command does and prints. A test of what a process does (a signal, a kill -9, a lock a
+ * dead process held, several at once) runs `lore`.
+ */
+export async function loreInProcess(args: string[], options: RunOptions): Promise<CliResult> {
+  assertNotInRepository(args, options.cwd);
+  const [{ run }, { forgetCheckedDirs }] = await Promise.all([import('../../dist/cli/main.js'), import('../../dist/fs/no-follow.js')]);
+  forgetCheckedDirs();
+  const stdout = new Collect();
+  const stderr = new Collect();
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const code = await run(args, { cwd: options.cwd, env: options.env ?? testEnv(), stdout, stderr, stdin });
+  return { code, stdout: await stdout.text(), stderr: await stderr.text() };
+}
+
+type Runner = (args: string[], options: RunOptions) => Promise<CliResult>;
+
+/** `run` with --json, its stdout parsed. */
+function jsonOf(run: Runner) {
+  return async <T = unknown>(args: string[], options: RunOptions): Promise<{ code: number; json: T; stderr: string }> => {
+    const result = await run([...args, '--json'], options);
+    try {
+      return { code: result.code, json: JSON.parse(result.stdout) as T, stderr: result.stderr };
+    } catch {
+      throw new Error(`lore ${args.join(' ')} --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+    }
+  };
+}
+
+/** Runs lore and parses its stdout as JSON. */
+export const loreJson = jsonOf(lore);
+
+/** lore and loreJson in this process (loreInProcess). */
+export const inProcess = { lore: loreInProcess, loreJson: jsonOf(loreInProcess) };

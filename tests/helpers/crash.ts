@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LORE_BIN } from './cli.js';
+import { LORE_BIN, loreInProcess } from './cli.js';
 import { testEnv, writeFiles } from './temp.js';
 
 export interface CrashCase {
@@ -96,7 +96,8 @@ export async function crashRuns(c: CrashCase, options: { runs: number; seed: num
     try {
       await runAndKill(c.args, root, delay);
       // Opening the store completes or undoes the interrupted operation: validate sees the result.
-      const validate = await run(['validate', '--json'], root);
+      // Any opener does it, lore serve too: validate runs in this process (the kill is what needs one).
+      const validate = await loreInProcess(['validate', '--json'], { cwd: root });
       const report = (() => {
         try {
           return JSON.parse(validate.stdout) as { errors: number; problems: Array<{ file: string; message: string; severity: string }> };
