@@ -35,8 +35,10 @@ describe('the BM25 snapshot', () => {
 
   it('is ignored when foreign, truncated, damaged or not a snapshot at all', () => {
     const bytes = serializeBm25(buildBm25(ENTRIES, 3), IDENTITY, KEY);
+    // The last byte of the body: the text keys end it.
     const flipped = Buffer.from(bytes);
-    flipped[flipped.length - 5] = flipped[flipped.length - 5]! ^ 1;
+    const keysEnd = bodyStart(bytes) + (16 + 20) * 3 + 4 * parseHeader(bytes).terms.length - 1;
+    flipped[keysEnd] = flipped[keysEnd]! ^ 1;
     // The header is data too: "retry" read as "setry" would be carried into every index built from the snapshot.
     const term = Buffer.from(bytes);
     term[bytes.indexOf('"retry"') + 1] = term[bytes.indexOf('"retry"') + 1]! ^ 1;
@@ -48,13 +50,34 @@ describe('the BM25 snapshot', () => {
       ['a flipped bit in the text keys', flipped, KEY],
       ['a flipped bit in a term of the header', term, KEY],
       ['empty', Buffer.alloc(0), KEY],
-      ['text', Buffer.from('{"format":"lore-bm25/2"}'), KEY],
+      ['text', Buffer.from('{"format":"lore-bm25/3"}'), KEY],
     ];
     for (const [name, damaged, key] of cases) assert.equal(parseBm25(damaged, key), undefined, name);
+    assert.ok(parseBm25(bytes, KEY) !== undefined);
     // A copy starting off an 8-byte boundary still loads.
     const shifted = Buffer.alloc(bytes.length + 3).subarray(3);
     bytes.copy(shifted);
     assert.equal(parseBm25(shifted, KEY)?.index.size, 3);
+  });
+
+  it('reads a term\'s postings when first asked for, and refuses them when damaged, naming the file and the term', () => {
+    const index = buildBm25(ENTRIES, 3);
+    const bytes = serializeBm25(index, IDENTITY, KEY);
+    const { terms, lengths } = parseHeader(bytes);
+    // The tail holds the postings term after term (12 bytes a document): flip a bit in the last byte of "retry"'s.
+    const retry = terms.indexOf('retry');
+    const tailStart = bodyStart(bytes) + (16 + 20) * 3 + 4 * terms.length;
+    const end = tailStart + 12 * lengths.slice(0, retry + 1).reduce((a, b) => a + b, 0) - 1;
+    const damaged = Buffer.from(bytes);
+    damaged[end] = damaged[end]! ^ 1;
+    const loaded = parseBm25(damaged, KEY)!;
+    assert.ok(loaded !== undefined, 'the postings are checked when read, not when the snapshot is opened');
+    assert.deepEqual([...loaded.index.postings.get('upload')!.docs], [...index.postings.get('upload')!.docs]);
+    assert.throws(() => loaded.index.postings.get('retry'), { message: '.knowledge/.cache/knowledge-bm25.bin is damaged (the postings of "retry" do not match their checksum)' });
+    assert.throws(() => [...loaded.index.postings], { message: /the postings of "retry" do not match/ });
+    assert.equal(loaded.index.postings.get('no-such-term'), undefined);
+    assert.equal(loaded.index.postings.has('retry'), true);
+    assert.equal(loaded.index.postings.size, index.postings.size);
   });
 
   it('built after edits from an earlier index, is the index built afresh: entries changed, added, removed, reordered, duplicated', () => {
@@ -131,7 +154,15 @@ describe('the BM25 snapshot', () => {
   });
 });
 
+/** A snapshot's header. */
+function parseHeader(bytes: Buffer): { key: string; terms: string[]; lengths: number[] } {
+  return JSON.parse(bytes.toString('utf8', 4, 4 + bytes.readUInt32LE(0))) as { key: string; terms: string[]; lengths: number[] };
+}
+
 /** The key a snapshot's header names. */
 function parseKey(bytes: Buffer): string {
-  return (JSON.parse(bytes.toString('utf8', 4, 4 + bytes.readUInt32LE(0))) as { key: string }).key;
+  return parseHeader(bytes).key;
 }
+
+/** Where a snapshot's body starts: after the header, at the next multiple of 8. */
+const bodyStart = (bytes: Buffer): number => Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8;

@@ -25,9 +25,14 @@ export function crc32Slow(data: Uint8Array, value = 0): number {
 const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 const crc32 = native ?? crc32Slow;
 
-/** The CRC-32 of `parts` one after the other, as 8 hex digits. */
-export function checksum(...parts: Uint8Array[]): string {
+/** The CRC-32 of `parts` one after the other. */
+export function crc32Of(...parts: Uint8Array[]): number {
   let value = 0;
   for (const part of parts) value = crc32(part, value);
-  return value.toString(16).padStart(8, '0');
+  return value;
+}
+
+/** The CRC-32 of `parts` one after the other, as 8 hex digits. */
+export function checksum(...parts: Uint8Array[]): string {
+  return crc32Of(...parts).toString(16).padStart(8, '0');
 }

@@ -14,10 +14,18 @@ export interface Posting {
   tfs: Float64Array;
 }
 
+/** The postings by term: a Map, or a snapshot's, each read when first asked for (bm25-snapshot.ts). */
+export interface Postings extends Iterable<[string, Posting]> {
+  readonly size: number;
+  has(term: string): boolean;
+  get(term: string): Posting | undefined;
+  keys(): IterableIterator<string>;
+}
+
 export interface Bm25Index {
   /** Number of documents. */
   size: number;
-  postings: Map<string, Posting>;
+  postings: Postings;
   /** K1 × (1 − B + B × length / average length) of each document: its length normalisation. */
   norms: Float64Array;
   /** The weighted length of each document (the sum of its term frequencies). */
