@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/registry.js';
 import { distance } from '../src/schema/suggest.js';
 import { execFile } from 'node:child_process';
-import { assertNotInRepository, inProcess, LORE_BIN } from './helpers/cli.js';
+import { assertNotInRepository, inProcess, LORE_BIN, loreJson as loreJsonProcess } from './helpers/cli.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const { lore, loreJson } = inProcess;
@@ -101,7 +101,8 @@ describe('lore init, seed and validate', () => {
     mkdirSync(join(repo, '.knowledge/knowledge/recommendations'), { recursive: true });
     for (const name of broken) writeFileSync(join(repo, '.knowledge/knowledge/recommendations', name), 'id: [\n');
     const files = async (locale: string): Promise<string[]> => {
-      const { code, json } = await loreJson<{ problems: Array<{ file: string }> }>(['validate'], { cwd: repo, env: { ...testEnv(), LANG: locale, LC_ALL: locale } });
+      // A process of its own: the locale is what Node starts with.
+      const { code, json } = await loreJsonProcess<{ problems: Array<{ file: string }> }>(['validate'], { cwd: repo, env: { ...testEnv(), LANG: locale, LC_ALL: locale } });
       assert.equal(code, 1);
       return json.problems.map((p) => p.file.slice('.knowledge/knowledge/recommendations/'.length));
     };

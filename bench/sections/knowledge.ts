@@ -49,8 +49,9 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
 
   process.stderr.write('knowledge: whole CLI processes...\n');
   const description = taskAndPlan(1).task.description;
+  await processBench("node -e '' (floor, knowledge section)", ['-e', ''], 'the floor', store);
   await processBench(`node + the ${ENTRIES} entry files' stamp alone (no cache read, no index, no ranking)`, [join(ROOT, 'bench/stamp-floor.mjs')], 'the floor of a lore process that trusts its caches', store);
-  await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], 'figure', store);
+  await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], "under 3× node -e '' (issue 15)", store);
   const config = join(store, '.knowledge/config.yaml');
   const text = readFileSync(config, 'utf8');
   writeFileSync(config, text.replace('use_semantic: true', 'use_semantic: false'));
@@ -60,7 +61,7 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
     writeFileSync(config, text);
   }
   const input = JSON.stringify(taskAndPlan(2));
-  await processBench(`lore check-plan, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'check-plan', '--json'], 'figure', store, RUNS, input);
+  await processBench(`lore check-plan, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'check-plan', '--json'], "under 3× node -e '' (issue 15)", store, RUNS, input);
   await processBench(`lore prompt agent, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'prompt', 'agent'], 'figure', store, RUNS, input);
 
   const relevance = await task<{ paraphrases: Record<'keyword' | 'semantic', Recall>; keywords: Record<'keyword' | 'semantic', Recall> }>('knowledge-task.mjs', ['relevance', store]);

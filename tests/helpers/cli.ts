@@ -84,6 +84,9 @@ class Collect extends Writable {
  */
 export async function loreInProcess(args: string[], options: RunOptions): Promise<CliResult> {
   assertNotInRepository(args, options.cwd);
+  // What Node reads of its environment when it starts cannot change for one command in this process.
+  const fixed = Object.keys(options.env ?? {}).filter((name) => /^(LC_\w+|TZ|NODE_\w+|UV_\w+)$/.test(name) || (name === 'LANG' && options.env![name] !== testEnv().LANG));
+  if (fixed.length > 0) throw new Error(`lore ${args.join(' ')} sets ${fixed.join(', ')}, which only a process of its own starts with: run it with lore(), not inProcess`);
   const [{ run }, { forgetCheckedDirs }] = await Promise.all([import('../../dist/cli/main.js'), import('../../dist/fs/no-follow.js')]);
   forgetCheckedDirs();
   const stdout = new Collect();
