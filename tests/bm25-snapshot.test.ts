@@ -142,6 +142,36 @@ describe('the BM25 snapshot', () => {
     assert.deepEqual(await query(), changed);
   });
 
+  it('heals damaged postings: a query reading them, or an index built after an edit, builds them again and saves the snapshot whole', async (t) => {
+    const { root } = await knowledgeStore(t, ENTRIES, { config: 'matching:\n  use_semantic: false\n' });
+    const query = () => lore(['query', 'retry the uploads', '--json'], { cwd: root });
+    const first = await query();
+    assert.equal(first.code, 0);
+    const written = readFileSync(join(root, SNAPSHOT));
+    /** The snapshot with a bit flipped in the last byte of `term`'s postings. */
+    const damage = (bytes: Buffer, term: string): Buffer => {
+      const { terms, lengths } = parseHeader(bytes);
+      const at = terms.indexOf(term);
+      const end = bodyStart(bytes) + (16 + 20) * parseBm25(bytes, parseKey(bytes))!.index.size + 4 * terms.length + 12 * lengths.slice(0, at + 1).reduce((a, b) => a + b, 0) - 1;
+      const copy = Buffer.from(bytes);
+      copy[end] = copy[end]! ^ 1;
+      return copy;
+    };
+    // The query's own term: its postings are rebuilt, the answer is the same, the file is made whole.
+    writeFileSync(join(root, SNAPSHOT), damage(written, 'retry'));
+    assert.deepEqual(await query(), first);
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written);
+    // After an edit, the snapshot of the earlier entries is not taken from when its postings are damaged.
+    writeFileSync(join(root, SNAPSHOT), damage(written, 'secret'));
+    writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), renderRecord('recommendation', { ...ENTRIES[1]!, keywords: ['upload', 'retry'] }));
+    const changed = await query();
+    assert.equal(changed.code, 0, changed.stderr);
+    const rebuilt = readFileSync(join(root, SNAPSHOT));
+    rmSync(join(root, SNAPSHOT));
+    assert.deepEqual(await query(), changed, 'the answer of an index built afresh');
+    assert.deepEqual(readFileSync(join(root, SNAPSHOT)), rebuilt, 'and its snapshot');
+  });
+
   it('is never read or written through a symlink', async (t) => {
     const { root } = await knowledgeStore(t, ENTRIES, { config: 'matching:\n  use_semantic: false\n' });
     const first = await lore(['query', 'retry the uploads', '--json'], { cwd: root });

@@ -143,8 +143,45 @@ class SnapshotPostings implements Postings {
   }
 }
 
-const damaged = (term: string): LoreError =>
-  new LoreError('IO', `${CACHE_FILE} is damaged (the postings of "${term}" do not match their checksum)`, { hint: `delete ${CACHE_FILE}: lore rebuilds it from the entry files` });
+/** A snapshot's postings that do not match their sum: the index they belong to is built again (healing). */
+export class DamagedPostings extends LoreError {}
+
+const damaged = (term: string): DamagedPostings =>
+  new DamagedPostings('IO', `${CACHE_FILE} is damaged (the postings of "${term}" do not match their checksum)`, { hint: `delete ${CACHE_FILE}: lore rebuilds it from the entry files` });
+
+/**
+ * A snapshot's postings that heal: the first time one is found damaged, `rebuild()` (the postings
+ * of the same entries, built afresh) answers instead, for that term and every later one. Only for
+ * a snapshot made for exactly the entries `rebuild` reads: its terms are then the same.
+ */
+export function healing(postings: Postings, rebuild: () => Postings): Postings {
+  let rebuilt: Postings | undefined;
+  const get = (term: string): Posting | undefined => {
+    if (rebuilt === undefined) {
+      try {
+        return postings.get(term);
+      } catch (error) {
+        if (!(error instanceof DamagedPostings)) throw error;
+        rebuilt = rebuild();
+      }
+    }
+    return rebuilt.get(term);
+  };
+  return {
+    get size() {
+      return (rebuilt ?? postings).size;
+    },
+    has: (term) => (rebuilt ?? postings).has(term),
+    get,
+    keys: () => (rebuilt ?? postings).keys(),
+    *[Symbol.iterator]() {
+      for (const term of [...(rebuilt ?? postings).keys()]) {
+        const posting = get(term);
+        if (posting !== undefined) yield [term, posting];
+      }
+    },
+  };
+}
 
 /** The store's BM25 snapshot made under `key`, when there is a usable one (for any entry files). */
 export function readBm25Snapshot(root: string, key: string): Bm25Snapshot | undefined {

@@ -7,7 +7,7 @@ import type { KnowledgeEntry, KnowledgeType, MatchingConfig, Priority } from '..
 import { priorityRank } from '../priority.js';
 import { applicabilityOf, applies, appliesEverywhere, type Applicability, type ApplyContext } from './applicable.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
-import { bm25SnapshotKey, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
+import { bm25SnapshotKey, DamagedPostings, healing, readBm25Snapshot, writeBm25Snapshot } from './bm25-snapshot.js';
 import { APPLIED_KINDS } from '../store/layout.js';
 import { readIndexSnapshot, writeIndexSnapshot, type IndexSnapshot } from './index-snapshot.js';
 import { buildPlanIndex, type PlanIndex } from './plan-index.js';
@@ -220,8 +220,23 @@ async function storeBm25(store: Store, identity: string, size: number, entries: 
   const boost = store.config.matching.keyword_boost;
   const key = bm25SnapshotKey(boost);
   const saved = readBm25Snapshot(store.root, key);
-  if (saved !== undefined && saved.identity === identity && saved.index.size === size) return saved.index;
-  const bm25 = buildBm25(entries(), boost, saved?.index);
+  if (saved !== undefined && saved.identity === identity && saved.index.size === size) {
+    // Postings are read (and checked) when a query asks for them: damaged ones are built again, and saved.
+    const rebuild = (): Bm25Index['postings'] => {
+      const bm25 = buildBm25(entries(), boost);
+      void writeBm25Snapshot(store.root, key, identity, bm25).catch(() => undefined);
+      return bm25.postings;
+    };
+    return { ...saved.index, postings: healing(saved.index.postings, rebuild) };
+  }
+  let bm25: Bm25Index;
+  try {
+    bm25 = buildBm25(entries(), boost, saved?.index);
+  } catch (error) {
+    // A snapshot for other entries whose postings are damaged: nothing of it is taken.
+    if (!(error instanceof DamagedPostings)) throw error;
+    bm25 = buildBm25(entries(), boost);
+  }
   await writeBm25Snapshot(store.root, key, identity, bm25);
   return bm25;
 }
