@@ -5,12 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { inProcess } from './helpers/cli.js';
+import { lore } from './helpers/cli.js';
 import { envWithLore, gitRun, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
-
-const { lore } = inProcess;
 
 const EVAL = prohibition('pro-no-eval', { priority: 'critical', title: 'Never use eval', content: ['\\beval\\('] });
 const CONFIG = '# our settings\nversion: 1\nproject: app # this repository\n';
@@ -261,5 +259,16 @@ describe('extends: org-wide knowledge through git', () => {
     // An option posing as a url, and a path that climbs out, are not sources.
     assert.match((await run(repo, ['extends', 'add', '--', '--upload-pack=touch x'])).stderr, /the source would make \.knowledge\/config\.yaml invalid/);
     assert.match((await run(repo, ['extends', 'add', org.bare, '--name', 'up', '--path', '../outside'])).stderr, /the source would make \.knowledge\/config\.yaml invalid/);
+  });
+});
+
+describe('the folder of the fetched sources', () => {
+  it('is asked of git again after git could not say it (a long-lived process is not stuck with the failure)', async (t) => {
+    const { sourceRepo } = await import('../src/extends/sources.js');
+    const dir = tempDir(t);
+    const env = testEnv({ GIT_CEILING_DIRECTORIES: dir });
+    await assert.rejects(sourceRepo(dir, 'org', env), /not a git repository/);
+    gitSync(dir, ['init', '-q']);
+    assert.equal(await sourceRepo(dir, 'org', env), join(dir, '.git', 'lore', 'extends', 'org.git'));
   });
 });

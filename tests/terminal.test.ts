@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { displayWidth, loadWidthLibrary, needsWidthLibrary, truncateDisplay, wrapLine } from '../src/cli/_width.js';
 import { seeded } from './helpers/crash.js';
-import { inProcess, LORE_BIN } from './helpers/cli.js';
+import { LORE_BIN, lore } from './helpers/cli.js';
 import { guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitSync, repoFixture, tempDir, testEnv, writeFiles } from './helpers/temp.js';
-
-const { lore } = inProcess;
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 

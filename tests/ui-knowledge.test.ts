@@ -234,7 +234,7 @@ test('the knowledge screens: add, refuse an invalid edit, approve, search and fi
     }
   });
   await waitForIds(page, ['learn-retry', 'learn-retry-jitter', 'pro-env', 'pro-never-log-tokens', 'rec-imported', 'rec-strict']);
-  // Clear filters clears every filter, the search text kept.
+  // Clear filters clears every filter.
   await page.locator('select[name="filter-priority"]').selectOption('critical');
   await page.locator('select[name="filter-enabled"]').selectOption('true');
   await waitForIds(page, ['pro-env', 'pro-never-log-tokens']);

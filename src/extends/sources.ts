@@ -22,7 +22,7 @@ export function configuredSources(config: LoreConfig): ResolvedSource[] {
   return (config.extends ?? []).map((s) => ({ name: s.name, url: s.url, ref: s.ref ?? 'HEAD', path: (s.path ?? KNOWLEDGE_DIR).replace(/\/+$/, '') || '.' }));
 }
 
-/** The git common dir of each repository root (worktrees share it), asked once per process. */
+/** The git common dir of each repository root (worktrees share it), asked once per process (once it is known). */
 const commonDirs = new Map<string, Promise<string>>();
 
 /**
@@ -35,6 +35,9 @@ export async function sourceRepo(root: string, name: string, env?: NodeJS.Proces
   if (dir === undefined) {
     dir = git(['rev-parse', '--git-common-dir'], { cwd: root, ...(env === undefined ? {} : { env }) }).then((out) => resolve(root, out.trim()));
     commonDirs.set(root, dir);
+    // A failure is not kept: a long-lived process (lore serve) asks again next time.
+    const asked = dir;
+    asked.catch(() => commonDirs.get(root) === asked && commonDirs.delete(root));
   }
   return join(await dir, 'lore', 'extends', `${name}.git`);
 }

@@ -80,9 +80,11 @@ class Collect extends Writable {
  * child would get, as `lore serve` runs the hook (the folders on the way into .knowledge/ looked at
  * again, as a new process would). It saves a process start, about 250 ms of CPU a run, for a test
  * of what a command does and prints. A test of what a process does (a signal, a kill -9, a lock a
- * dead process held, several at once) runs `lore`.
+ * dead process held, several at once) runs `lore`; `lore hook pre-commit` always runs as one.
  */
 export async function loreInProcess(args: string[], options: RunOptions): Promise<CliResult> {
+  // The hook is a process of its own: bin/lore.js starts git's reads for it before the CLI loads.
+  if (args[0] === 'hook' && args[1] === 'pre-commit') return lore(args, options);
   assertNotInRepository(args, options.cwd);
   // What Node reads of its environment when it starts cannot change for one command in this process.
   const fixed = Object.keys(options.env ?? {}).filter((name) => /^(LC_\w+|TZ|NODE_\w+|UV_\w+)$/.test(name) || (name === 'LANG' && options.env![name] !== testEnv().LANG));
