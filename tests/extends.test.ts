@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { lore } from './helpers/cli.js';
+import { inProcess, lore } from './helpers/cli.js';
 import { envWithLore, gitRun, prohibition, prohibitionPath } from './helpers/guard.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { gitRepo, gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
@@ -270,5 +270,31 @@ describe('the folder of the fetched sources', () => {
     await assert.rejects(sourceRepo(dir, 'org', env), /not a git repository/);
     gitSync(dir, ['init', '-q']);
     assert.equal(await sourceRepo(dir, 'org', env), join(dir, '.git', 'lore', 'extends', 'org.git'));
+  });
+});
+
+describe('extends in a process whose own environment is not the command\'s (as in lore serve or a library)', () => {
+  it('runs git with the command\'s environment: sync, extends list, validate and the entries', async (t) => {
+    const org = orgSource(t);
+    const { repo } = await app(t);
+    assert.equal((await run(repo, ['extends', 'add', org.bare, '--name', 'org'])).code, 0);
+    // This process's own PATH has no git: only the command's environment may be used.
+    const env = testEnv();
+    const head = org.head().slice(0, 12);
+    const saved = process.env.PATH;
+    process.env.PATH = join(tempDir(t), 'no-git-here');
+    try {
+      const here = (args: string[]) => inProcess.lore(args, { cwd: repo, env });
+      const synced = await here(['sync']);
+      assert.deepEqual([synced.code, synced.stderr], [0, '']);
+      assert.equal(synced.stdout, `pinned org at ${head}\nwrote .knowledge/extends.lock: commit it\n`);
+      assert.equal((await here(['extends', 'list'])).stdout, `org  HEAD of ${org.bare}  folder .knowledge  ${head}\n`);
+      // The fixture's .gitignore is the one warning; a pin git could not find would be another.
+      const gitignore = '.knowledge/.gitignore: warning: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, .journal.json, so git add -A would commit what a crash leaves behind (lore doctor --fix)\n';
+      assert.deepEqual(await here(['validate']), { code: 0, stdout: `${gitignore}checked 0 record files and 0 logs: 0 errors, 1 warning\n`, stderr: '' });
+      assert.equal((await here(['list', 'entries'])).stdout, 'prohibition     pro-no-eval    [critical] Never use eval\nrecommendation  rec-small-prs  [medium] Prefer small PRs\n');
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });

@@ -68,7 +68,7 @@ export async function withSourceEntries<R extends { id: string }>(store: Store, 
   const lockText = await readTextIfExists(join(store.root, LOCK_PATH));
   if (sourceKinds.length === 0 || (lockText === undefined && configuredSources(store.config).length === 0)) return local;
   const cache = new GitRecordCache(store.root);
-  const read = await pinnedSourceRecords(store.root, cache, store.config, lockText, sourceKinds);
+  const read = await pinnedSourceRecords(store.root, cache, store.config, lockText, sourceKinds, store.env);
   await cache.save();
   const own = new Map(local.records.map((r) => [r.id, r]));
   // A source's critical prohibition is not weakened by the store's own entry of its id (disabled,

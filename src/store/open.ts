@@ -25,6 +25,8 @@ export interface Store {
   configProblems: Problem[];
   /** An operation a crash had interrupted, completed or undone while opening the store. */
   recovered?: Recovery;
+  /** The environment git runs under for this store (the workspace's); this process's when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface ParsedConfig {
@@ -73,6 +75,8 @@ export async function loadConfig(root: string): Promise<ParsedConfig> {
 export interface OpenOptions extends LocateOptions {
   /** Open even when config.yaml is invalid (for `lore validate`, which reports it). */
   allowInvalidConfig?: boolean;
+  /** Store.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Finds and opens the store; throws when config.yaml is invalid unless allowed. */
@@ -84,7 +88,7 @@ export async function openStore(options: OpenOptions): Promise<Store> {
   if (!options.allowInvalidConfig && problems.some((p) => p.severity === 'error')) {
     throw new ValidationError(`${KNOWLEDGE_CONFIG} is invalid`, problems, { hint: 'fix it, then run "lore validate"' });
   }
-  return { root, config, configProblems: problems, ...(recovered === undefined ? {} : { recovered }) };
+  return { root, config, configProblems: problems, ...(recovered === undefined ? {} : { recovered }), ...(options.env === undefined ? {} : { env: options.env }) };
 }
 
 const KNOWLEDGE_CONFIG = '.knowledge/config.yaml';

@@ -84,7 +84,7 @@ export class Workspace {
       return [join(root, '.knowledge', 'config.yaml')];
     }, async () => {
       const { openStore } = await import('../store/open.js');
-      const store = await openStore({ cwd: this.cwd, store: this.storeDir, ...options });
+      const store = await openStore({ cwd: this.cwd, store: this.storeDir, env: this.env, ...options });
       const done = store.recovered;
       if (done !== undefined) this.onNote?.(`lore: ${done.action} an interrupted ${done.operation} of process ${done.pid} (${done.files} file${done.files === 1 ? '' : 's'}) before going on`);
       return store;

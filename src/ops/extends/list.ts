@@ -19,7 +19,7 @@ export const op = defineOp<Record<string, never>, ListedSource[]>({
     const listed: ListedSource[] = [];
     for (const source of configuredSources(store.config)) {
       const pin = lock?.sources.find((p) => p.name === source.name && p.url === source.url && p.ref === source.ref && p.path === source.path);
-      listed.push({ ...source, commit: pin?.commit ?? null, fetched: pin !== undefined && (await hasCommit(store.root, pin)) });
+      listed.push({ ...source, commit: pin?.commit ?? null, fetched: pin !== undefined && (await hasCommit(store.root, pin, ws.env)) });
     }
     return listed;
   },

@@ -7,7 +7,7 @@ export const op = defineOp<{ update?: boolean }, SyncResult>({
   name: 'extends.sync',
   async run(input, { ws, progress }) {
     const store = await ws.store();
-    const result = await syncSources(store.root, { update: input.update === true, onProgress: progress });
+    const result = await syncSources(store.root, { update: input.update === true, env: ws.env, onProgress: progress });
     ws.invalidate([join(store.root, KNOWLEDGE_DIR, 'config.yaml'), join(store.root, LOCK_PATH)]);
     return result;
   },

@@ -32,7 +32,7 @@ export function ruleTestProblems(records: readonly StoreRecord[]): Problem[] {
 }
 
 /** extends.lock against config.yaml's extends: missing, invalid or not matching is an error (CI fails); a pin this clone has not fetched, a warning (lore sync). */
-async function extendsProblems(root: string, config: LoreConfig): Promise<Problem[]> {
+async function extendsProblems(root: string, config: LoreConfig, env: NodeJS.ProcessEnv): Promise<Problem[]> {
   const text = await readTextIfExists(join(root, LOCK_PATH));
   if (text === undefined && configuredSources(config).length === 0) return [];
   const parsed = text === undefined ? { problems: [] } : await parseLock(text, LOCK_PATH);
@@ -40,7 +40,7 @@ async function extendsProblems(root: string, config: LoreConfig): Promise<Proble
   const problems = lockProblems(config, parsed.lock, LOCK_PATH);
   if (problems.length > 0 || parsed.lock === undefined) return problems;
   const missing = [];
-  for (const pin of parsed.lock.sources) if (!(await hasCommit(root, pin))) missing.push(pin);
+  for (const pin of parsed.lock.sources) if (!(await hasCommit(root, pin, env))) missing.push(pin);
   return missing.length === 0 ? [] : [{ ...notFetched(missing, LOCK_PATH), severity: 'warning' }];
 }
 
@@ -49,7 +49,7 @@ export const op = defineOp<Record<string, never>, ValidateOutput>({
   async run(_input, { ws, progress }) {
     const store = await ws.store({ allowInvalidConfig: true });
     const report = await validateStore(store, { onProgress: (done, total) => progress(done, total, 'reading record files'), check: ruleTestProblems });
-    const extended = [...(await extendsProblems(store.root, store.config)), ...(await turnMergeForks(store.root))];
+    const extended = [...(await extendsProblems(store.root, store.config, ws.env)), ...(await turnMergeForks(store.root, ws.env))];
     const errors = report.errors + extended.filter((p) => p.severity === 'error').length;
     const warnings = report.warnings + extended.filter((p) => p.severity === 'warning').length;
     return { valid: report.valid && errors === report.errors, files: report.files, logs: report.logs.length, records: report.records.length, errors, warnings, problems: sortProblems([...report.problems, ...extended]) };
