@@ -63,14 +63,7 @@ describe('the BM25 snapshot', () => {
   it('reads a term\'s postings when first asked for, and refuses them when damaged, naming the file and the term', () => {
     const index = buildBm25(ENTRIES, 3);
     const bytes = serializeBm25(index, IDENTITY, KEY);
-    const { terms, lengths } = parseHeader(bytes);
-    // The tail holds the postings term after term (12 bytes a document): flip a bit in the last byte of "retry"'s.
-    const retry = terms.indexOf('retry');
-    const tailStart = bodyStart(bytes) + (16 + 20) * 3 + 4 * terms.length;
-    const end = tailStart + 12 * lengths.slice(0, retry + 1).reduce((a, b) => a + b, 0) - 1;
-    const damaged = Buffer.from(bytes);
-    damaged[end] = damaged[end]! ^ 1;
-    const loaded = parseBm25(damaged, KEY)!;
+    const loaded = parseBm25(damagePostings(bytes, 'retry'), KEY)!;
     assert.ok(loaded !== undefined, 'the postings are checked when read, not when the snapshot is opened');
     assert.deepEqual([...loaded.index.postings.get('upload')!.docs], [...index.postings.get('upload')!.docs]);
     assert.throws(() => loaded.index.postings.get('retry'), { message: '.knowledge/.cache/knowledge-bm25.bin is damaged (the postings of "retry" do not match their checksum)' });
@@ -148,21 +141,12 @@ describe('the BM25 snapshot', () => {
     const first = await query();
     assert.equal(first.code, 0);
     const written = readFileSync(join(root, SNAPSHOT));
-    /** The snapshot with a bit flipped in the last byte of `term`'s postings. */
-    const damage = (bytes: Buffer, term: string): Buffer => {
-      const { terms, lengths } = parseHeader(bytes);
-      const at = terms.indexOf(term);
-      const end = bodyStart(bytes) + (16 + 20) * parseBm25(bytes, parseKey(bytes))!.index.size + 4 * terms.length + 12 * lengths.slice(0, at + 1).reduce((a, b) => a + b, 0) - 1;
-      const copy = Buffer.from(bytes);
-      copy[end] = copy[end]! ^ 1;
-      return copy;
-    };
     // The query's own term: its postings are rebuilt, the answer is the same, the file is made whole.
-    writeFileSync(join(root, SNAPSHOT), damage(written, 'retry'));
+    writeFileSync(join(root, SNAPSHOT), damagePostings(written, 'retry'));
     assert.deepEqual(await query(), first);
     assert.deepEqual(readFileSync(join(root, SNAPSHOT)), written);
     // After an edit, the snapshot of the earlier entries is not taken from when its postings are damaged.
-    writeFileSync(join(root, SNAPSHOT), damage(written, 'secret'));
+    writeFileSync(join(root, SNAPSHOT), damagePostings(written, 'secret'));
     writeFileSync(join(root, '.knowledge/knowledge/recommendations/rec-retry.yaml'), renderRecord('recommendation', { ...ENTRIES[1]!, keywords: ['upload', 'retry'] }));
     const changed = await query();
     assert.equal(changed.code, 0, changed.stderr);
@@ -185,8 +169,8 @@ describe('the BM25 snapshot', () => {
 });
 
 /** A snapshot's header. */
-function parseHeader(bytes: Buffer): { key: string; terms: string[]; lengths: number[] } {
-  return JSON.parse(bytes.toString('utf8', 4, 4 + bytes.readUInt32LE(0))) as { key: string; terms: string[]; lengths: number[] };
+function parseHeader(bytes: Buffer): { key: string; size: number; terms: string[]; lengths: number[] } {
+  return JSON.parse(bytes.toString('utf8', 4, 4 + bytes.readUInt32LE(0))) as { key: string; size: number; terms: string[]; lengths: number[] };
 }
 
 /** The key a snapshot's header names. */
@@ -196,3 +180,17 @@ function parseKey(bytes: Buffer): string {
 
 /** Where a snapshot's body starts: after the header, at the next multiple of 8. */
 const bodyStart = (bytes: Buffer): number => Math.ceil((4 + bytes.readUInt32LE(0)) / 8) * 8;
+
+/**
+ * The snapshot with a bit flipped in the last byte of `term`'s postings: the tail after the body
+ * (norms, lengths and text keys per document, a sum per term) holds them term after term, 12 bytes
+ * a document.
+ */
+function damagePostings(bytes: Buffer, term: string): Buffer {
+  const { size, terms, lengths } = parseHeader(bytes);
+  const tailStart = bodyStart(bytes) + (16 + 20) * size + 4 * terms.length;
+  const end = tailStart + 12 * lengths.slice(0, terms.indexOf(term) + 1).reduce((a, b) => a + b, 0) - 1;
+  const copy = Buffer.from(bytes);
+  copy[end] = copy[end]! ^ 1;
+  return copy;
+}
