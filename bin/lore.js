@@ -4,7 +4,7 @@ const args = process.argv.slice(2);
 // lore hook status's dry run (LORE_HOOK_PROBE) only asks whether the hook reaches lore: it reads nothing.
 const hook = args[0] === 'hook' && args[1] === 'pre-commit' && !process.env.LORE_HOOK_PROBE;
 // The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.
-const early = hook ? import('../dist/guard/staged-change.js').then((staged) => staged.prestartStagedChange(process.cwd())) : Promise.resolve();
+const early = hook ? import('../dist/guard/staged-change.js').then((staged) => void staged.prestartStagedChange(process.cwd())) : Promise.resolve();
 early
   .then(() => import('../dist/cli/main.js'))
   .then((cli) => cli.main(args))

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { git, prestartGit } from '../src/git/exec.js';
 import { readBlobsCapped } from '../src/git/objects.js';
 import { readStaged } from '../src/guard/changes.js';
@@ -77,5 +79,60 @@ describe('git\'s answers before the blobs', () => {
     const failed = readStaged({ cwd: outside, env: testEnv({ GIT_CEILING_DIRECTORIES: dirname(outside) }) });
     await assert.rejects(failed.heads, { code: 'GIT' });
     await assert.rejects(failed.read, { code: 'GIT' });
+  });
+});
+
+describe('cat-file\'s output', () => {
+  /** Runs `read` with TMPDIR set to `dir` (where the read spools git's output). */
+  const withTmpdir = async <T>(dir: string, read: () => Promise<T>): Promise<T> => {
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      return await read();
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  };
+
+  it('is read whole, byte for byte, a blob over the cap skipped with its size, and no spool file is left', async (t) => {
+    // Sizes around the spool's 4 MiB reads and the pipe's 64 KiB, bytes of every value.
+    const bytes = (size: number, seed: number): Buffer => Buffer.from(Array.from({ length: size }, (_, i) => (i * 131 + seed) % 256));
+    const contents = [bytes(0, 1), bytes(1, 2), bytes(65_537, 3), bytes(5 * 1024 * 1024 + 3, 4), bytes(9 * 1024 * 1024, 5), bytes(100, 6)];
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    const ids = contents.map((content) => execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, env: testEnv(), input: content, encoding: 'utf8' }).trim());
+    const spool = tempDir(t, 'lore-spool-');
+    const seen: Array<{ listed: string[]; open: boolean }> = [];
+    // What this process holds open in the spool folder (Linux names a deleted file's descriptor).
+    const holds = (): boolean => readdirSync('/proc/self/fd').some((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${spool}/lore-git-`);
+      } catch {
+        return false;
+      }
+    });
+    const read = await withTmpdir(spool, () => readBlobsCapped({ cwd: repo, env: testEnv() }, ids, 6 * 1024 * 1024, { names: ['HEAD'], answered: () => seen.push({ listed: readdirSync(spool), open: holds() }) }));
+    // Git wrote into a file that was unlinked as soon as it was made, and is closed after.
+    assert.deepEqual(seen, [{ listed: [], open: process.platform === 'linux' }]);
+    assert.equal(holds(), false);
+    assert.deepEqual(readdirSync(spool), []);
+    assert.deepEqual([...read.tooLarge], [[ids[4], 9 * 1024 * 1024]]);
+    assert.deepEqual(ids.filter((_, i) => i !== 4).map((id) => read.blobs.get(id)?.equals(contents[ids.indexOf(id)]!)), [true, true, true, true, true]);
+    assert.equal(read.blobs.size, 5);
+  });
+
+  it('comes through a pipe where no spool file can be made, the same', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n'.repeat(40_000) });
+    const blob = gitSync(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    const missing = join(tempDir(t), 'no-such-folder');
+    const read = await withTmpdir(missing, () => readBlobsCapped({ cwd: repo, env: testEnv() }, [blob], Infinity, { names: ['HEAD:a.txt', 'HEAD:b.txt'] }));
+    assert.deepEqual(read.looks, [{ id: blob, type: 'blob' }, undefined]);
+    assert.equal(read.blobs.get(blob)?.toString('utf8'), 'a\n'.repeat(40_000));
+  });
+
+  it('that stops short of what was asked is a failure', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    const blob = gitSync(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    await assert.rejects(readBlobsCapped({ cwd: repo, env: testEnv() }, [blob, '0123456789012345678901234567890123456789']), { code: 'GIT', message: 'git has no object 0123456789012345678901234567890123456789' });
   });
 });

@@ -39,9 +39,8 @@ const CHANGED = 'changed since this process started';
  * What identifies the code a process of this install runs: every file of bin/, dist/ and schemas/,
  * package.json, and the package.json of each dependency where it resolves (an update rewrites it:
  * npm replaces the folder), with its size, times and inode. Equal stamps: the files this daemon
- * loaded are the files a hook would load. Read synchronously, after the check it vouches for: some
- * 750 lstat calls take a few milliseconds in a row, and several times that as promises on the
- * thread pool while git's output is coming in.
+ * loaded are the files a hook would load. Read synchronously: some 750 lstat calls take a few
+ * milliseconds in a row, and several times that as promises on the thread pool.
  */
 export function installStamp(root = PACKAGE): string {
   const files: string[] = [join(root, 'package.json')];
@@ -145,18 +144,25 @@ export interface HookAnswerer {
 /** Runs a lore command in this process (main.ts run, handed down by the serve command). */
 export type RunCommand = (argv: readonly string[], io: CliIO) => Promise<number>;
 
-/** Why this daemon does not answer: undefined when it may. */
-type Decline = (request: HookRequest) => string | undefined;
+/** Why this daemon does not answer (undefined when it may): before the run, after it, and of the install it runs. */
+interface Conditions {
+  decline: (request: HookRequest) => string | undefined;
+  stopping: () => string | undefined;
+  changed: () => string | undefined;
+}
 
 /** Runs the hook's command for a request, or says why not. */
-async function respond(request: HookRequest, decline: Decline, after: () => string | undefined, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
-  const why = decline(request);
+async function respond(request: HookRequest, conditions: Conditions, run: RunCommand): Promise<{ code: number; stdout: Buffer; stderr: Buffer } | string> {
+  const why = conditions.decline(request);
   if (why !== undefined) return why;
   // As a new process would: the folders on the way into .knowledge/ are looked at again (the
   // watcher ignores .knowledge/.cache/, which a checkout may have turned into a link).
   forgetCheckedDirs();
   // As bin/lore.js does: git reads the staged change while the command parses its arguments.
-  prestartStagedChange(request.cwd, request.env);
+  // The install is stamped while git reads the blobs, when this thread has least to do: after the
+  // request came, as a lore started for it would load what is on disk then.
+  const stamped = prestartStagedChange(request.cwd, request.env).then(conditions.changed);
+  stamped.catch(() => undefined); // a stamp that fails declines the answer below, when the run got that far
   const stdout = new Capture(request.tty, request.columns > 0 ? request.columns : undefined);
   const stderr = new Capture(false, undefined);
   let code: number;
@@ -166,7 +172,7 @@ async function respond(request: HookRequest, decline: Decline, after: () => stri
     // A read the check did not take (it stopped before, or ran elsewhere) is not kept for the next one.
     forgetPrestarted(request.env);
   }
-  const late = after();
+  const late = conditions.stopping() ?? (await stamped);
   if (late !== undefined) return late;
   // 0 passed, 1 blocked: an answer. Anything else (the check could not run) is lore's to say.
   if (code !== 0 && code !== 1) return `the check ended with exit ${code}`;
@@ -241,8 +247,9 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   const bin = realpathSync(OWN_BIN);
   const node = realpathSync(process.execPath);
   let closed = false;
-  const decline: Decline = (request) => {
-    if (closed) return 'this daemon is stopping';
+  const stopping = (): string | undefined => (closed ? 'this daemon is stopping' : undefined);
+  const decline = (request: HookRequest): string | undefined => {
+    if (closed) return stopping();
     if (request.args !== 'hook pre-commit') return `the hook asks for lore ${request.args}, not lore hook pre-commit`;
     const lore = resolveCommand(request, request.lore);
     if (lore !== bin) return `the hook runs ${lore ?? `${request.lore} (not found)`}, not this daemon's ${bin}`;
@@ -254,13 +261,9 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
     }
     return undefined;
   };
-  // After the run: a daemon stopping meanwhile, and the modules the run loaded on the way, count too.
-  const after = (): string | undefined => {
-    if (closed) return 'this daemon is stopping';
-    return installStamp() === stamp ? undefined : 'lore changed on disk since this daemon started (restart lore serve)';
-  };
+  const changed = (): string | undefined => (installStamp() === stamp ? undefined : 'lore changed on disk since this daemon started (restart lore serve)');
   // Half open: the client ends its side once it has sent, and waits for the answer on the other.
-  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, decline, after, run, log));
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, { decline, stopping, changed }, run, log));
   try {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -289,7 +292,7 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
   };
 }
 
-function serve(socket: Socket, decline: Decline, after: () => string | undefined, run: RunCommand, log: (text: string) => void): void {
+function serve(socket: Socket, conditions: Conditions, run: RunCommand, log: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -323,7 +326,7 @@ function serve(socket: Socket, decline: Decline, after: () => string | undefined
       return;
     }
     const started = performance.now();
-    respond(request, decline, after, run).then((result) => {
+    respond(request, conditions, run).then((result) => {
       if (typeof result === 'string') {
         log(`lore serve: declined a commit hook in ${request.cwd}: ${result}`);
         end(`${PROTOCOL} declined\n`);

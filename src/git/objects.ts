@@ -1,5 +1,8 @@
 // Reading files as git stores them: a tree at a ref, the index (what will be committed), blobs.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LoreError } from '../errors.js';
 import { git, gitBytes } from './exec.js';
 
@@ -79,12 +82,44 @@ export interface Lookup {
   answered?: (looks: BlobRead['looks']) => void;
 }
 
+/** How often a read polls its spool file for what git wrote meanwhile. */
+const SPOOL_POLL_MS = 2;
+/** The most a read takes from the spool at once. */
+const SPOOL_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * A file git writes its output to, already unlinked: only this process and git hold it.
+ * `git cat-file --batch` writes every blob in two writes (its header, then the blob); through a
+ * pipe each write wakes this process, which costs more than git's own work (on a 300-blob change,
+ * 94 ms against 57 into a file). Undefined where no temporary file can be made: then a pipe.
+ */
+function spoolFile(): number | undefined {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const path = join(tmpdir(), `lore-git-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    try {
+      // 'wx+' creates the file or fails: never through a link someone left under that name.
+      const fd = openSync(path, 'wx+', 0o600);
+      try {
+        unlinkSync(path);
+      } catch {
+        closeSync(fd);
+        return undefined;
+      }
+      return fd;
+    } catch {
+      // a name taken meanwhile (try another), or no temporary folder to write to
+    }
+  }
+  return undefined;
+}
+
 /**
  * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
  * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
  * be on their way: git starts at once and reads them when they come. `lookup` names objects (such
  * as `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they
- * are asked first, in the same process.
+ * are asked first, in the same process. Git writes into a spool file (spoolFile) that is read as
+ * it grows, a skipped blob not at all.
  */
 export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, lookup: Lookup = { names: [] }): Promise<BlobRead> {
   const { names: look, keep: keepLooks = false, answered } = lookup;
@@ -95,8 +130,15 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
   if (look.length === 0) looked();
   if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
+  const spool = spoolFile();
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch', '--buffer'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let child: ChildProcess;
+    try {
+      child = spawn('git', ['cat-file', '--batch', '--buffer'], { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+    } catch (error) {
+      if (spool !== undefined) closeSync(spool);
+      throw error;
+    }
     const errors: Buffer[] = [];
     let failure: LoreError | undefined;
     // Parser state: a header being read, or `left` bytes of the current object, then its newline.
@@ -112,7 +154,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
       else result.blobs.set(oid, Buffer.concat(parts, size));
       current = undefined;
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    const parse = (chunk: Buffer): void => {
       let at = 0;
       while (at < chunk.length && failure === undefined) {
         if (current === undefined) {
@@ -150,25 +192,68 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
         at += 1; // the newline git writes after each object
         finishBlob();
       }
+    };
+    // The spool is read from `read` on: what git has written so far, past a skipped blob's bytes.
+    let read = 0;
+    const drain = (): void => {
+      if (spool === undefined) return;
+      for (;;) {
+        if (failure !== undefined) return;
+        if (current !== undefined && current.parts === undefined && left > 0) {
+          read += left;
+          left = 0;
+        }
+        const waiting = fstatSync(spool).size - read;
+        if (waiting <= 0) return;
+        const chunk = Buffer.allocUnsafe(Math.min(waiting, SPOOL_CHUNK));
+        const n = readSync(spool, chunk, 0, chunk.length, read);
+        if (n === 0) return;
+        read += n;
+        parse(chunk.subarray(0, n));
+      }
+    };
+    const poll = spool === undefined ? undefined : setInterval(() => {
+      try {
+        drain();
+      } catch (error) {
+        failure ??= new LoreError('GIT', `could not read git cat-file's output: ${(error as Error).message}`, { cause: error });
+        child.kill();
+      }
+    }, SPOOL_POLL_MS);
+    const done = (): void => {
+      if (poll !== undefined) clearInterval(poll);
+      if (spool !== undefined) closeSync(spool);
+    };
+    child.stdout?.on('data', parse);
+    child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk));
+    child.on('error', (error) => {
+      done();
+      reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error }));
     });
-    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-    child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
     child.on('close', (code) => {
+      try {
+        drain();
+      } catch (error) {
+        failure ??= new LoreError('GIT', `could not read git cat-file's output: ${(error as Error).message}`, { cause: error });
+      } finally {
+        done();
+      }
       if (failure !== undefined) return reject(failure);
       if (code !== 0) return reject(new LoreError('GIT', `git cat-file --batch failed: ${Buffer.concat(errors).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`}`));
+      if (current !== undefined || header.length > 0) return reject(new LoreError('GIT', 'git cat-file --batch stopped in the middle of an object'));
       if (result.looks.length !== look.length) return reject(new LoreError('GIT', `git cat-file --batch did not answer for ${look[result.looks.length]}`));
       const missing = unique.find((id) => !result.blobs.has(id) && !result.tooLarge.has(id));
       if (missing !== undefined) return reject(new LoreError('GIT', `git cat-file --batch did not return ${missing}`));
       resolve(result);
     });
-    child.stdin.on('error', () => undefined);
-    if (look.length > 0) child.stdin.write(`${look.join('\n')}\n`);
+    child.stdin!.on('error', () => undefined);
+    if (look.length > 0) child.stdin!.write(`${look.join('\n')}\n`);
     Promise.resolve(ids).then((list) => {
       unique = [...new Set(list)];
-      child.stdin.end(unique.length === 0 ? '' : `${unique.join('\n')}\n`);
+      child.stdin!.end(unique.length === 0 ? '' : `${unique.join('\n')}\n`);
     }, (error: unknown) => {
       failure = error instanceof LoreError ? error : new LoreError('GIT', `could not list the objects to read: ${(error as Error).message}`, { cause: error });
-      child.stdin.end();
+      child.stdin!.end();
       child.kill();
     });
   });

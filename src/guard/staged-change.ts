@@ -13,9 +13,10 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefin
 /**
  * Starts reading the staged change in `cwd` with `env` (this process's environment, or the hook's
  * that lore serve answers), and the check's other git commands: a check given the same directory
- * and the same env object takes them.
+ * and the same env object takes them. The promise settles (never rejects) once git has answered at
+ * HEAD: from then on git is mostly reading blobs, and this thread waiting for them.
  */
-export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { listed, heads, read } = startStagedRead({ cwd, env });
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   heads.catch(() => undefined);
@@ -34,6 +35,7 @@ export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = proce
     // a folder lore cannot enter, a loop of links: the check says what is wrong, if anything
   }
   prestartRuleListings(cwd, env, heads.then(({ paths }) => !dropped.has(env) && (noSnapshot || paths.some(isGuardPath))));
+  return heads.then(() => undefined, () => undefined);
 }
 
 /** Environments whose prestarted runs were dropped: nothing more is started for them. */
