@@ -2,7 +2,7 @@
 // itself whenever the answer is not whole: real repositories, real commits through git, a real
 // daemon (killed with SIGKILL in one test), real Perl in the hook.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { RACY_MS } from '../src/fs/read-text.js';
@@ -142,6 +142,22 @@ describe('lore serve answers the commit hook', () => {
     const again = await gitRun(repo, ['commit', '-q', '-m', 'change'], env);
     assert.deepEqual([again.code, again.stderr], [1, BLOCKED_ENV]);
     assert.deepEqual(hookLines(second), [`lore serve: answered a commit hook in ${repo}: blocked`]);
+  });
+
+  it("is asked without Perl's Socket module on Linux: a Socket that fails to load changes nothing", { skip: process.platform !== 'linux' }, async (t) => {
+    const env = pathWithLore(t);
+    // The perl first on PATH finds a Socket.pm that dies before the real one.
+    const dir = tempDir(t, 'lore-perl-');
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib/Socket.pm'), 'die "this Socket.pm was loaded\\n";\n');
+    const perl = execFileSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(dir, 'perl'), `#!/bin/sh\nexec "${perl}" -I"${join(dir, 'lib')}" "$@"\n`);
+    chmodSync(join(dir, 'perl'), 0o755);
+    const withPerl = { ...env, PATH: `${dir}:${env.PATH}` };
+    const repo = await hookedRepo(t, env);
+    const daemon = await answering(t, repo);
+    assert.deepEqual(await commit(repo, withPerl, { '.env': 'SECRET=1\n' }), { code: 1, stderr: BLOCKED_ENV });
+    assert.deepEqual(hookLines(daemon), [`lore serve: answered a commit hook in ${repo}: blocked`]);
   });
 
   it('declines a hook that runs another lore, and one whose lore changed on disk since the daemon started', async (t) => {

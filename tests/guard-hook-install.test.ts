@@ -21,7 +21,12 @@ const GIT_LINE = `${LORE_HOOK} if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: 
 const PREVIOUS_GIT_LINE = 'if [ "${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; elif [ -x ./node_modules/.bin/lore ]; then ./node_modules/.bin/lore hook pre-commit || exit $?; elif command -v lore >/dev/null 2>&1; then lore hook pre-commit || exit $?; else echo "lore: the pre-commit hook cannot find lore (install it in this repository: npm install); LORE_SKIP=1 skips it" >&2; exit 2; fi # lore-hook-shim';
 
 /** What lore wrote on 2026-11-29 (063acb4 to 6ebf3ae), whose client asked lore serve without checking who listens: tests/fixtures/hooks-2026-11-29/. */
-const EARLIER = (name: 'shim' | 'hook-line' | 'husky-line'): string => readFileSync(new URL(`fixtures/hooks-2026-11-29/${name}`, import.meta.url), 'utf8');
+/** What earlier lores wrote, by the folder of fixtures that holds it. */
+const UNCHECKED_CLIENT = 'hooks-2026-11-29';
+const SOCKET_MODULE_CLIENT = 'hooks-socket-module';
+const EARLIER = (name: 'shim' | 'hook-line' | 'husky-line', version = UNCHECKED_CLIENT): string => readFileSync(new URL(`fixtures/${version}/${name}`, import.meta.url), 'utf8');
+/** Why install rewrites each, as status says it. */
+const EARLIER_WHY = [[UNCHECKED_CLIENT, 'whose client does not check who answers on the socket'], [SOCKET_MODULE_CLIENT, "whose client loads Perl's Socket module on every commit"]] as const;
 
 const ENV_RULE = { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }) };
 
@@ -197,18 +202,20 @@ describe('lore hook install with husky, versions and upgrades', () => {
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
 
-  it("proves the line an earlier lore put in a husky hook, says install updates it, and install does", async (t) => {
-    const repo = huskyRepo(t, `#!/bin/sh\n${EARLIER('husky-line')}echo "lint ran"\n`);
-    const hook = join(repo, '.husky/pre-commit');
-    const env = envWithLore(t);
-    assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
-      code: 0,
-      stdout: `lore runs on commit (husky): husky runs ${hook} (git runs ${join(repo, '.husky/_/pre-commit')}) (as an earlier lore wrote it, whose client does not check who answers on the socket: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
-      stderr: '',
+  for (const [version, why] of EARLIER_WHY) {
+    it(`proves the line an earlier lore put in a husky hook (${why}), says install updates it, and install does`, async (t) => {
+      const repo = huskyRepo(t, `#!/bin/sh\n${EARLIER('husky-line', version)}echo "lint ran"\n`);
+      const hook = join(repo, '.husky/pre-commit');
+      const env = envWithLore(t);
+      assert.deepEqual(await lore(['hook', 'status'], { cwd: repo, env }), {
+        code: 0,
+        stdout: `lore runs on commit (husky): husky runs ${hook} (git runs ${join(repo, '.husky/_/pre-commit')}) (as an earlier lore wrote it, ${why}: lore hook install updates it)\nproof: a dry run (git hook run pre-commit) reached lore hook pre-commit as its first command, and stopped there\n`,
+        stderr: '',
+      });
+      assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo, "; it replaced lore's earlier line 2"), stderr: '' });
+      assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${LINE}\necho "lint ran"\n`);
     });
-    assert.deepEqual(await lore(['hook', 'install'], { cwd: repo, env }), { code: 0, stdout: installed(hook, repo, "; it replaced lore's earlier line 2"), stderr: '' });
-    assert.equal(readFileSync(hook, 'utf8'), `#!/bin/sh\n${LINE}\necho "lint ran"\n`);
-  });
+  }
 
   it("upgrades the line an older lore put first (./node_modules/.bin, then PATH) in place, and the hook finds lore through husky's PATH", async (t) => {
     const repo = huskyRepo(t, `#!/bin/sh\n${GIT_LINE}\necho "lint ran"\n`);
@@ -326,7 +333,7 @@ describe('lore hook install with a plain git hook', () => {
     });
   }
 
-  for (const [shim, why] of [[PREVIOUS_SHIMS[0]!.text, 'which never asks lore serve'], [EARLIER('shim'), 'whose client does not check who answers on the socket']] as const) {
+  for (const [shim, why] of [[PREVIOUS_SHIMS[0]!.text, 'which never asks lore serve'], ...EARLIER_WHY.map(([version, why]) => [EARLIER('shim', version), why] as const)] as const) {
     it(`brings an earlier lore's shim up to date (${why}): status still proves it runs lore, install rewrites it, the chained hook stays`, async (t) => {
       const repo = guardRepo(t, ENV_RULE);
       const env = envWithLore(t);
@@ -416,7 +423,7 @@ describe('lore hook install with a hook file git tracks (core.hooksPath)', () =>
     assert.equal(readFileSync(hook, 'utf8'), original);
   });
 
-  for (const [line, why] of [[PREVIOUS_GIT_LINE, 'which never asks lore serve'], [EARLIER('hook-line').trimEnd(), 'whose client does not check who answers on the socket']] as const) {
+  for (const [line, why] of [[PREVIOUS_GIT_LINE, 'which never asks lore serve'], ...EARLIER_WHY.map(([version, why]) => [EARLIER('hook-line', version).trimEnd(), why] as const)] as const) {
     it(`replaces the line an earlier lore put in a tracked hook (${why}), which status still proves until then`, async (t) => {
       const repo = guardRepo(t, { ...ENV_RULE, '.githooks/pre-commit': `#!/bin/sh\n${line}\necho "team hook ran" >&2\n` });
       gitSync(repo, ['config', 'core.hooksPath', '.githooks']);

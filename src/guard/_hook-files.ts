@@ -7,7 +7,7 @@ import { isErrno } from '../errors.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { git } from '../git/exec.js';
 import { repoRoot } from './_evaluate.js';
-import { LORE_HOOK, MARKER, NEVER_ASKS, UNCHECKED, UNCHECKED_LORE_HOOK, type Previous } from './_hook-script.js';
+import { LORE_HOOK, MARKER, NEVER_ASKS, SOCKET_MODULE, SOCKET_MODULE_LORE_HOOK, UNCHECKED, UNCHECKED_LORE_HOOK, type Previous } from './_hook-script.js';
 
 export type Where = { cwd: string; env: NodeJS.ProcessEnv };
 
@@ -22,12 +22,15 @@ export const LEFTHOOK_OLD = 'pre-commit.old';
  * and fails closed when lore is missing.
  * Under `lore hook status`'s probe the chained hook is not run: only lore's reach is proved.
  */
-export const SHIM = shim(LORE_HOOK);
+export const SHIM = shim(LORE_HOOK, 'case $0 in */*) hooks_dir=${0%/*} ;; *) hooks_dir=. ;; esac');
 
-function shim(loreHook: string): string {
+/** How earlier shims found their folder: `dirname`, a process of its own on every commit (5 ms here). */
+const HOOKS_DIR_BY_DIRNAME = 'hooks_dir=$(dirname "$0")';
+
+function shim(loreHook: string, hooksDir = HOOKS_DIR_BY_DIRNAME): string {
   return `#!/bin/sh
 ${MARKER}: installed by "lore hook install"; "lore hook uninstall" restores the hook it chains.
-hooks_dir=$(dirname "$0")
+${hooksDir}
 if [ -z "\${LORE_HOOK_PROBE:-}" ] && [ -x "$hooks_dir/${CHAINED}" ]; then "$hooks_dir/${CHAINED}" "$@" || exit $?; fi
 if [ "\${LORE_SKIP:-}" = "1" ]; then echo "lore: LORE_SKIP=1: the pre-commit check was skipped" >&2; exit 0; fi
 ${loreHook}
@@ -51,7 +54,7 @@ echo "lore: the pre-commit hook cannot find lore (install it in this repository:
 exit 2
 `,
   why: NEVER_ASKS,
-}, { text: shim(UNCHECKED_LORE_HOOK), why: UNCHECKED }];
+}, { text: shim(UNCHECKED_LORE_HOOK), why: UNCHECKED }, { text: shim(SOCKET_MODULE_LORE_HOOK), why: SOCKET_MODULE }];
 
 export interface HookPlace {
   /** The file lore writes or edits. */

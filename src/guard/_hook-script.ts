@@ -27,32 +27,50 @@ export const HOOK_PROTOCOL = 'lore-hook/1';
  * and its arguments, its directory, whether stdout is a terminal and its width, and its
  * environment. Perl runs without the PERL5OPT family, which could change what the client does.
  */
-const client = (peer: string): string => String.raw`$SIG{PIPE}="IGNORE";sub f{alarm 0;exec @ARGV;print STDERR "lore: cannot run $ARGV[0]: $!\n";exit 2}$SIG{__DIE__}=\&f;` +
+const client = (connect: string, peer: string): string => String.raw`$SIG{PIPE}="IGNORE";sub f{alarm 0;exec @ARGV;print STDERR "lore: cannot run $ARGV[0]: $!\n";exit 2}$SIG{__DIE__}=\&f;` +
   String.raw`f() if($ENV{LORE_HOOK_PROBE}//"")ne""||($ENV{LORE_NO_DAEMON}//"")eq"1";my @s=lstat "${HOOK_RUN_DIR}";f() unless @s&&-d _&&$s[4]==$>&&!($s[2]&63);` +
-  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un("${HOOK_SOCKET}"))||f();${peer}select((select($h),$|=1)[0]);` +
+  String.raw`$SIG{ALRM}=\&f;alarm 60;my $h;${connect}${peer}select((select($h),$|=1)[0]);` +
   String.raw`my $w="\0"x8;my $t=-t STDOUT?1:0;my $c=$t&&ioctl(STDOUT,$^O eq "darwin"?0x40087468:0x5413,$w)?(unpack "S2",$w)[1]:0;` +
   String.raw`my $p=readlink("/proc/self/cwd")//do{require Cwd;Cwd::getcwd()};` +
   String.raw`print $h join("\0","${HOOK_PROTOCOL}",$ARGV[0],join(" ",@ARGV[1..$#ARGV]),$p,$t,$c,map{"$_=$ENV{$_}"}sort keys %ENV),"\0\0" or f();shutdown $h,1;` +
   String.raw`local $/;my $r=<$h>//"";my($x,$n,$m)=$r=~m{\A${HOOK_PROTOCOL} ([01]) ([0-9]{1,9}) ([0-9]{1,9})\n} or f();` +
   String.raw`my $o=index($r,"\n")+1;length($r)==$o+$n+$m or f();alarm 0;print STDOUT substr($r,$o,$n);print STDERR substr($r,$o+$n,$m);exit $x`;
 
-/** The listener's user: Linux's ucred (pid, uid, gid), the BSDs' xucred (version, uid, ...); it must be this user. */
-const PEER = String.raw`my $u=$^O eq "linux"?(unpack "lL",getsockopt($h,SOL_SOCKET,SO_PEERCRED)//"")[1]:$^O=~/^(darwin|freebsd)$/?(unpack "IL",getsockopt($h,0,1)//"")[1]:undef;f() unless defined $u&&$u==$>;`;
+/**
+ * The connection. Perl's Socket module takes 14 ms to load, more than the rest of the client,
+ * so on Linux the client writes its few numbers itself: AF_UNIX 1, SOCK_STREAM 1, a sockaddr_un
+ * of a 16-bit family and the path, SOL_SOCKET 1 and SO_PEERCRED 17 (x86, Arm, RISC-V, s390).
+ * Where Linux numbers them otherwise (MIPS, PowerPC, SPARC, Alpha), a wrong number makes the
+ * socket, the connection or the peer's credentials fail, and lore runs itself; never a pass.
+ * Elsewhere the client loads Socket.
+ */
+const CONNECT = String.raw`my($d,$y,$a)=$^O eq "linux"?(1,1,pack("Sa*x",1,"${HOOK_SOCKET}")):do{require Socket;(Socket::PF_UNIX(),Socket::SOCK_STREAM(),Socket::sockaddr_un("${HOOK_SOCKET}"))};socket($h,$d,$y,0)&&connect($h,$a)||f();`;
 
-const loreHook = (code: string): string => `lore_hook() { if [ -S ${HOOK_SOCKET} ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl -MSocket -e '${code}' -- "$@"); else "$@"; fi; };`;
+/** The listener's user: Linux's ucred (pid, uid, gid), the BSDs' xucred (version, uid, ...); it must be this user. */
+const PEER = String.raw`my $u=$^O eq "linux"?(unpack "lL",getsockopt($h,1,17)//"")[1]:$^O=~/^(darwin|freebsd)$/?(unpack "IL",getsockopt($h,0,1)//"")[1]:undef;f() unless defined $u&&$u==$>;`;
+
+/** How earlier clients connected, with the Socket module loaded up front (`perl -MSocket`). */
+const CONNECT_WITH_MODULE = String.raw`socket($h,PF_UNIX,SOCK_STREAM,0)&&connect($h,sockaddr_un("${HOOK_SOCKET}"))||f();`;
+const PEER_WITH_MODULE = String.raw`my $u=$^O eq "linux"?(unpack "lL",getsockopt($h,SOL_SOCKET,SO_PEERCRED)//"")[1]:$^O=~/^(darwin|freebsd)$/?(unpack "IL",getsockopt($h,0,1)//"")[1]:undef;f() unless defined $u&&$u==$>;`;
+
+const loreHook = (code: string, flags = ''): string => `lore_hook() { if [ -S ${HOOK_SOCKET} ] && command -v perl >/dev/null 2>&1; then (unset PERL5OPT PERL5LIB PERLLIB PERL5DB PERL_UNICODE PERLIO; exec perl ${flags}-e '${code}' -- "$@"); else "$@"; fi; };`;
 
 /**
  * `lore_hook CMD...`: asks a running `lore serve` to answer the hook when its socket is there and
  * Perl is, else runs CMD (what the client does too on anything but a whole answer).
  */
-export const LORE_HOOK = loreHook(client(PEER));
+export const LORE_HOOK = loreHook(client(CONNECT, PEER));
 
 /** What an earlier lore wrote: its client never asked who listens on the socket (063acb4 to 6ebf3ae, 2026-11-29). */
-export const UNCHECKED_LORE_HOOK = loreHook(client(''));
+export const UNCHECKED_LORE_HOOK = loreHook(client(CONNECT_WITH_MODULE, ''), '-MSocket ');
+
+/** What an earlier lore wrote: its client loaded Perl's Socket module on every commit (until 2026-11-29). */
+export const SOCKET_MODULE_LORE_HOOK = loreHook(client(CONNECT_WITH_MODULE, PEER_WITH_MODULE), '-MSocket ');
 
 /** Why install rewrites each earlier kind of hook, as `lore hook status` says it. */
 export const NEVER_ASKS = 'which never asks lore serve';
 export const UNCHECKED = 'whose client does not check who answers on the socket';
+export const SOCKET_MODULE = "whose client loads Perl's Socket module on every commit";
 
 // The parts of lore's line: the function above, LORE_SKIP=1 first (visible), then lore, else fail
 // closed with exit 2. `|| exit $?` stops the hook on a block (or on the status probe) whether or not it runs with -e.
@@ -79,10 +97,12 @@ const PREVIOUS_ON_PATH = 'elif command -v lore >/dev/null 2>&1; then lore hook p
 export const PREVIOUS_HUSKY_LINES: readonly Previous[] = [
   { text: [SKIP, PREVIOUS_ON_PATH, MISSING, MARKER].join(' '), why: NEVER_ASKS },
   { text: [UNCHECKED_LORE_HOOK, SKIP, ON_PATH, MISSING, MARKER].join(' '), why: UNCHECKED },
+  { text: [SOCKET_MODULE_LORE_HOOK, SKIP, ON_PATH, MISSING, MARKER].join(' '), why: SOCKET_MODULE },
 ];
 export const PREVIOUS_HOOK_LINES: readonly Previous[] = [
   { text: [SKIP, PREVIOUS_LOCAL, PREVIOUS_ON_PATH, MISSING, MARKER].join(' '), why: NEVER_ASKS },
   { text: [UNCHECKED_LORE_HOOK, SKIP, LOCAL, ON_PATH, MISSING, MARKER].join(' '), why: UNCHECKED },
+  { text: [SOCKET_MODULE_LORE_HOOK, SKIP, LOCAL, ON_PATH, MISSING, MARKER].join(' '), why: SOCKET_MODULE },
 ];
 
 // Lines keep their "\r" when the file has CRLF endings; a comment or the marker absorbs it.
