@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { fstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git, prestartGit } from '../src/git/exec.js';
 import { readBlobsCapped } from '../src/git/objects.js';
@@ -95,7 +95,10 @@ describe('cat-file\'s output', () => {
     }
   };
 
-  it('is read whole, byte for byte, a blob over the cap skipped with its size, and no spool file is left', async (t) => {
+  // Both look at what this process holds open through /proc.
+  const linuxOnly = { skip: process.platform !== 'linux' };
+
+  it('is read whole, byte for byte, a blob over the cap skipped with its size, and no spool file is left', linuxOnly, async (t) => {
     // Sizes around the spool's 4 MiB reads and the pipe's 64 KiB, bytes of every value.
     const bytes = (size: number, seed: number): Buffer => Buffer.from(Array.from({ length: size }, (_, i) => (i * 131 + seed) % 256));
     const contents = [bytes(0, 1), bytes(1, 2), bytes(65_537, 3), bytes(5 * 1024 * 1024 + 3, 4), bytes(9 * 1024 * 1024, 5), bytes(100, 6)];
@@ -113,12 +116,40 @@ describe('cat-file\'s output', () => {
     });
     const read = await withTmpdir(spool, () => readBlobsCapped({ cwd: repo, env: testEnv() }, ids, 6 * 1024 * 1024, { names: ['HEAD'], answered: () => seen.push({ listed: readdirSync(spool), open: holds() }) }));
     // Git wrote into a file that was unlinked as soon as it was made, and is closed after.
-    assert.deepEqual(seen, [{ listed: [], open: process.platform === 'linux' }]);
+    assert.deepEqual(seen, [{ listed: [], open: true }]);
     assert.equal(holds(), false);
     assert.deepEqual(readdirSync(spool), []);
     assert.deepEqual([...read.tooLarge], [[ids[4], 9 * 1024 * 1024]]);
     assert.deepEqual(ids.filter((_, i) => i !== 4).map((id) => read.blobs.get(id)?.equals(contents[ids.indexOf(id)]!)), [true, true, true, true, true]);
     assert.equal(read.blobs.size, 5);
+  });
+
+  it('starts again through a pipe at a blob over the cap, so the spool never holds it', linuxOnly, async (t) => {
+    const big = Buffer.alloc(128 * 1024 * 1024, 'x');
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    const [small, large] = [Buffer.from('small\n'), big].map((content) => execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, env: testEnv(), input: content, encoding: 'utf8' }).trim());
+    const spool = tempDir(t, 'lore-spool-');
+    // Whether this process held a file open in the spool folder, and the largest, looked at every millisecond.
+    let seen = false;
+    let largest = 0;
+    const look = setInterval(() => {
+      for (const fd of readdirSync('/proc/self/fd')) {
+        try {
+          if (!readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${spool}/lore-git-`)) continue;
+          seen = true;
+          largest = Math.max(largest, fstatSync(Number(fd)).size);
+        } catch {
+          // closed meanwhile
+        }
+      }
+    }, 1);
+    t.after(() => clearInterval(look));
+    const read = await withTmpdir(spool, () => readBlobsCapped({ cwd: repo, env: testEnv() }, [small!, large!, small!], 1024 * 1024, { names: ['HEAD:a.txt'] }));
+    clearInterval(look);
+    assert.deepEqual([...read.tooLarge], [[large, big.length]]);
+    assert.equal(read.blobs.get(small!)?.toString('utf8'), 'small\n');
+    assert.ok(seen, 'the read went through the spool first');
+    assert.ok(largest < 64 * 1024 * 1024, `the spool grew to ${largest} bytes`);
   });
 
   it('comes through a pipe where no spool file can be made, the same', async (t) => {

@@ -119,18 +119,29 @@ function spoolFile(): number | undefined {
  * be on their way: git starts at once and reads them when they come. `lookup` names objects (such
  * as `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they
  * are asked first, in the same process. Git writes into a spool file (spoolFile) that is read as
- * it grows, a skipped blob not at all.
+ * it grows; at the first blob over `maxBytes` the read starts again through a pipe, so that the
+ * spool never holds more than the blobs kept (a staged file of gigabytes would fill the folder).
  */
-export async function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, lookup: Lookup = { names: [] }): Promise<BlobRead> {
+export function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, lookup: Lookup = { names: [] }): Promise<BlobRead> {
+  return catFile(where, ids, maxBytes, lookup, true);
+}
+
+/** readBlobsCapped through a spool file (`spooled`, where one can be made) or a pipe. */
+async function catFile(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes: number, lookup: Lookup, spooled: boolean): Promise<BlobRead> {
   const { names: look, keep: keepLooks = false, answered } = lookup;
   const result: BlobRead = { blobs: new Map(), tooLarge: new Map(), looks: [] };
+  let told = false;
   const looked = (): void => {
-    if (result.looks.length === look.length) answered?.(result.looks);
+    if (result.looks.length !== look.length) return;
+    told = true;
+    answered?.(result.looks);
   };
   if (look.length === 0) looked();
   if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
-  const spool = spoolFile();
+  const spool = spooled ? spoolFile() : undefined;
+  // A blob over the cap met in the spool: git is stopped and the read starts again through a pipe.
+  let overCap = false;
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {
@@ -156,7 +167,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
     };
     const parse = (chunk: Buffer): void => {
       let at = 0;
-      while (at < chunk.length && failure === undefined) {
+      while (at < chunk.length && failure === undefined && !overCap) {
         if (current === undefined) {
           const newline = chunk.indexOf(0x0a, at);
           header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
@@ -178,6 +189,11 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
             return;
           }
           const kept = looking ? keepLooks : Number(size) <= maxBytes;
+          if (!kept && !looking && spool !== undefined) {
+            overCap = true;
+            child.kill();
+            return;
+          }
           current = { oid: oid!, type: type!, size: Number(size), parts: kept ? [] : undefined };
           left = Number(size);
           continue;
@@ -198,7 +214,7 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
     const drain = (): void => {
       if (spool === undefined) return;
       for (;;) {
-        if (failure !== undefined) return;
+        if (failure !== undefined || overCap) return;
         if (current !== undefined && current.parts === undefined && left > 0) {
           read += left;
           left = 0;
@@ -231,6 +247,11 @@ export async function readBlobsCapped(where: Where, ids: readonly string[] | Pro
       reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error }));
     });
     child.on('close', (code) => {
+      if (overCap) {
+        done();
+        resolve(catFile(where, ids, maxBytes, { ...lookup, answered: told ? undefined : answered }, false));
+        return;
+      }
       try {
         drain();
       } catch (error) {
