@@ -176,6 +176,33 @@ describe('the commit guard, against attempts to hide a change', () => {
     assert.deepEqual(summary(json.outcome.active), [['pro-env', 'sub/.env', undefined], ['pro-aws-key', 'sub/dir/é.txt', 1]]);
   });
 
+  it('reads what a commit records, whatever `git replace` says about the staged blob or about HEAD', async (t) => {
+    const { repo, env } = await setup(t);
+    // The staged blob replaced by a clean one: git shows the clean text for the key's blob id.
+    writeFiles(repo, { 'key.txt': `key ${AWS_KEY}\n` });
+    gitSync(repo, ['add', 'key.txt']);
+    const secret = gitSync(repo, ['rev-parse', ':key.txt']).trim();
+    const clean = gitSync(repo, ['hash-object', '-w', 'README.md']).trim();
+    gitSync(repo, ['replace', secret, clean]);
+    assert.equal(gitSync(repo, ['cat-file', 'blob', secret]), '# demo\n');
+    await refusedThenForced(repo, env, 'replaced blob');
+    // HEAD replaced by a commit that already holds the staged file: the index shows no change against it.
+    writeFiles(repo, { 'other.txt': `other ${AWS_KEY}\n` });
+    gitSync(repo, ['add', 'other.txt']);
+    const holding = gitSync(repo, ['commit-tree', gitSync(repo, ['write-tree']).trim(), '-p', 'HEAD', '-m', 'holds it']).trim();
+    const head = gitSync(repo, ['rev-parse', 'HEAD']).trim();
+    gitSync(repo, ['replace', head, holding]);
+    assert.equal(gitSync(repo, ['diff', '--cached', '--name-only']), '');
+    const attempt = await gitRun(repo, ['commit', '-q', '--allow-empty', '-m', 'replaced HEAD'], env);
+    assert.deepEqual([attempt.code, /^BLOCKED pro-aws-key .*\n  other\.txt:1:7: /m.test(attempt.stderr)], [1, true], attempt.stderr);
+    // Git itself sees nothing to commit against the replaced HEAD: forced without the replacement.
+    gitSync(repo, ['replace', '-d', head]);
+    gitSync(repo, ['commit', '-q', '--no-verify', '-m', 'replaced HEAD'], env);
+    const { code, json } = await rangeFindings(repo, env);
+    assert.equal(code, 1);
+    assert.deepEqual(summary(json.outcome.active), [['pro-aws-key', 'key.txt', 1], ['pro-aws-key', 'other.txt', 1]]);
+  });
+
   /**
    * The guard's caches, rewritten to say the key rule has no record and that no rule has a
    * matcher: the parse cache, and the rule snapshot with a checksum that matches its new body.
