@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { fstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { chmodSync, fstatSync, openSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git, prestartGit } from '../src/git/exec.js';
 import { readBlobsCapped } from '../src/git/objects.js';
@@ -124,12 +124,8 @@ describe('cat-file\'s output', () => {
     assert.equal(read.blobs.size, 5);
   });
 
-  it('starts again through a pipe at a blob over the cap, so the spool never holds it', linuxOnly, async (t) => {
-    const big = Buffer.alloc(128 * 1024 * 1024, 'x');
-    const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    const [small, large] = [Buffer.from('small\n'), big].map((content) => execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, env: testEnv(), input: content, encoding: 'utf8' }).trim());
-    const spool = tempDir(t, 'lore-spool-');
-    // Whether this process held a file open in the spool folder, and the largest, looked at every millisecond.
+  /** Watches, every millisecond, whether this process holds a file open in `spool` and the largest it grew to. */
+  function watchSpool(t: TestContext, spool: string): () => { seen: boolean; largest: number } {
     let seen = false;
     let largest = 0;
     const look = setInterval(() => {
@@ -144,12 +140,58 @@ describe('cat-file\'s output', () => {
       }
     }, 1);
     t.after(() => clearInterval(look));
-    const read = await withTmpdir(spool, () => readBlobsCapped({ cwd: repo, env: testEnv() }, [small!, large!, small!], 1024 * 1024, { names: ['HEAD:a.txt'] }));
-    clearInterval(look);
-    assert.deepEqual([...read.tooLarge], [[large, big.length]]);
-    assert.equal(read.blobs.get(small!)?.toString('utf8'), 'small\n');
-    assert.ok(seen, 'the read went through the spool first');
-    assert.ok(largest < 64 * 1024 * 1024, `the spool grew to ${largest} bytes`);
+    return () => {
+      clearInterval(look);
+      return { seen, largest };
+    };
+  }
+
+  const hashObject = (repo: string, content: Buffer): string => execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo, env: testEnv(), input: content, encoding: 'utf8' }).trim();
+  const MiB = 1024 * 1024;
+
+  it('starts again through a pipe at an object over the cap, blob or name looked up, so the spool never holds it', linuxOnly, async (t) => {
+    const big = Buffer.alloc(128 * MiB, 'x');
+    const repo = gitRepo(t, { 'a.txt': 'a\n' });
+    const [small, large] = [hashObject(repo, Buffer.from('small\n')), hashObject(repo, big)];
+    for (const [ids, names] of [[[small!, large!, small!], ['HEAD:a.txt']], [[small!], [large!]]] as const) {
+      const spool = tempDir(t, 'lore-spool-');
+      const watched = watchSpool(t, spool);
+      const read = await withTmpdir(spool, () => readBlobsCapped({ cwd: repo, env: testEnv() }, ids, MiB, { names }));
+      const { seen, largest } = watched();
+      if (names[0] === large) assert.deepEqual([read.looks, [...read.tooLarge]], [[{ id: large, type: 'blob' }], []]);
+      else assert.deepEqual([...read.tooLarge], [[large, big.length]]);
+      assert.equal(read.blobs.get(small!)?.toString('utf8'), 'small\n');
+      assert.ok(seen, 'the read went through the spool first');
+      assert.ok(largest < 64 * MiB, `the spool grew to ${largest} bytes`);
+    }
+  });
+
+  it('starts again through a pipe when git cannot write into the spool (a file size limit, as a full disk)', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'line\n'.repeat(20_000) });
+    const blob = gitSync(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    // A git that may write files of 32 KiB at most (ulimit -f counts 512-byte blocks); pipes are not files.
+    const bin = tempDir(t, 'lore-git-');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nulimit -f 64\nexec "${real}" "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const env = testEnv({ PATH: `${bin}:${process.env.PATH}` });
+    assert.throws(() => execFileSync('git', ['cat-file', 'blob', blob], { cwd: repo, env, stdio: ['ignore', openSync(join(tempDir(t), 'out'), 'w'), 'ignore'] }));
+    const read = await readBlobsCapped({ cwd: repo, env }, [blob], Infinity, { names: ['HEAD:a.txt'] });
+    assert.equal(read.blobs.get(blob)?.toString('utf8'), 'line\n'.repeat(20_000));
+    assert.deepEqual(read.looks, [{ id: blob, type: 'blob' }]);
+  });
+
+  it('that cannot start is one failure, and nothing else fails after it', async (t) => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => {
+      uncaught.push(error);
+    };
+    process.on('uncaughtException', onUncaught);
+    t.after(() => process.off('uncaughtException', onUncaught));
+    const gone = join(tempDir(t), 'no-such-folder');
+    await assert.rejects(readBlobsCapped({ cwd: gone, env: testEnv() }, ['0123456789012345678901234567890123456789']), { code: 'GIT', message: 'could not run git: spawn git ENOENT' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(uncaught, []);
   });
 
   it('comes through a pipe where no spool file can be made, the same', async (t) => {

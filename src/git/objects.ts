@@ -119,8 +119,10 @@ function spoolFile(): number | undefined {
  * be on their way: git starts at once and reads them when they come. `lookup` names objects (such
  * as `HEAD:.knowledge/config.yaml`) whose id and type are wanted and which may be missing: they
  * are asked first, in the same process. Git writes into a spool file (spoolFile) that is read as
- * it grows; at the first blob over `maxBytes` the read starts again through a pipe, so that the
- * spool never holds more than the blobs kept (a staged file of gigabytes would fill the folder).
+ * it grows. The read starts again through a pipe at the first object over `maxBytes`, and when
+ * git fails writing into the spool (a full disk): the spool never holds a staged file of
+ * gigabytes, and a small temporary folder costs speed, not a commit. Blobs kept are in memory
+ * too, so the spool at most doubles what a read holds.
  */
 export function readBlobsCapped(where: Where, ids: readonly string[] | Promise<readonly string[]>, maxBytes = Infinity, lookup: Lookup = { names: [] }): Promise<BlobRead> {
   return catFile(where, ids, maxBytes, lookup, true);
@@ -140,8 +142,8 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
   if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
   const spool = spooled ? spoolFile() : undefined;
-  // A blob over the cap met in the spool: git is stopped and the read starts again through a pipe.
-  let overCap = false;
+  // Set when the read should start again through a pipe: git is stopped, and its output dropped.
+  let again = false;
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {
@@ -165,9 +167,13 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
       else result.blobs.set(oid, Buffer.concat(parts, size));
       current = undefined;
     };
+    const throughPipe = (): void => {
+      again = true;
+      child.kill();
+    };
     const parse = (chunk: Buffer): void => {
       let at = 0;
-      while (at < chunk.length && failure === undefined && !overCap) {
+      while (at < chunk.length && failure === undefined && !again) {
         if (current === undefined) {
           const newline = chunk.indexOf(0x0a, at);
           header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
@@ -188,12 +194,8 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
             child.kill();
             return;
           }
+          if (spool !== undefined && Number(size) > maxBytes) return throughPipe();
           const kept = looking ? keepLooks : Number(size) <= maxBytes;
-          if (!kept && !looking && spool !== undefined) {
-            overCap = true;
-            child.kill();
-            return;
-          }
           current = { oid: oid!, type: type!, size: Number(size), parts: kept ? [] : undefined };
           left = Number(size);
           continue;
@@ -209,12 +211,13 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
         finishBlob();
       }
     };
-    // The spool is read from `read` on: what git has written so far, past a skipped blob's bytes.
+    // The spool is read from `read` on: what git has written so far, past a skipped object's bytes.
     let read = 0;
+    let closed = false;
     const drain = (): void => {
-      if (spool === undefined) return;
+      if (spool === undefined || closed) return;
       for (;;) {
-        if (failure !== undefined || overCap) return;
+        if (failure !== undefined || again) return;
         if (current !== undefined && current.parts === undefined && left > 0) {
           read += left;
           left = 0;
@@ -236,28 +239,34 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
         child.kill();
       }
     }, SPOOL_POLL_MS);
+    // Once: a process that could not start emits 'error', then 'close'.
     const done = (): void => {
+      if (closed) return;
+      closed = true;
       if (poll !== undefined) clearInterval(poll);
       if (spool !== undefined) closeSync(spool);
     };
+    let started = true;
     child.stdout?.on('data', parse);
     child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk));
     child.on('error', (error) => {
+      started = false;
       done();
       reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error }));
     });
     child.on('close', (code) => {
-      if (overCap) {
-        done();
-        resolve(catFile(where, ids, maxBytes, { ...lookup, answered: told ? undefined : answered }, false));
-        return;
-      }
+      if (!started) return;
       try {
         drain();
       } catch (error) {
         failure ??= new LoreError('GIT', `could not read git cat-file's output: ${(error as Error).message}`, { cause: error });
       } finally {
         done();
+      }
+      // Git failing while it wrote into the spool (a full disk, a quota) is tried again through a pipe.
+      if (again || (spool !== undefined && failure === undefined && code !== 0)) {
+        resolve(catFile(where, ids, maxBytes, { ...lookup, answered: told ? undefined : answered }, false));
+        return;
       }
       if (failure !== undefined) return reject(failure);
       if (code !== 0) return reject(new LoreError('GIT', `git cat-file --batch failed: ${Buffer.concat(errors).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`}`));
