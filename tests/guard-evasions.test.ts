@@ -203,6 +203,29 @@ describe('the commit guard, against attempts to hide a change', () => {
     assert.deepEqual(summary(json.outcome.active), [['pro-aws-key', 'key.txt', 1], ['pro-aws-key', 'other.txt', 1]]);
   });
 
+  it('checks the range the commits record, whatever a graft file says about their parents', async (t) => {
+    const { repo, env } = await setup(t);
+    writeFiles(repo, { 'key.txt': `key ${AWS_KEY}\n` });
+    gitSync(repo, ['add', 'key.txt']);
+    const keyed = await refusedThenForced(repo, env, 'the key');
+    writeFiles(repo, { 'ok.txt': 'fine\n' });
+    gitSync(repo, ['add', 'ok.txt']);
+    gitSync(repo, ['commit', '-q', '-m', 'fine'], env);
+    // main moves on; a graft gives its new tip the key's commit as a second parent: git then reads
+    // the key as merged into main already, and main...feature as the last commit alone.
+    const base = gitSync(repo, ['rev-parse', 'main']).trim();
+    gitSync(repo, ['checkout', '-q', 'main']);
+    writeFiles(repo, { 'main.txt': 'main\n' });
+    gitSync(repo, ['add', 'main.txt']);
+    gitSync(repo, ['commit', '-q', '--no-verify', '-m', 'main moves on'], env);
+    gitSync(repo, ['checkout', '-q', 'feature']);
+    writeFileSync(join(repo, '.git/info/grafts'), `${gitSync(repo, ['rev-parse', 'main']).trim()} ${base} ${keyed}\n`);
+    assert.equal(gitSync(repo, ['-c', 'advice.graftFileDeprecated=false', 'rev-list', 'main..feature']).trim().split('\n').length, 1);
+    const { code, json } = await rangeFindings(repo, env);
+    assert.equal(code, 1);
+    assert.deepEqual([json.range?.commits.length, summary(json.outcome.active)], [2, [['pro-aws-key', 'key.txt', 1]]]);
+  });
+
   /**
    * The guard's caches, rewritten to say the key rule has no record and that no rule has a
    * matcher: the parse cache, and the rule snapshot with a checksum that matches its new body.

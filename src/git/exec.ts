@@ -1,12 +1,19 @@
 // Where lore runs git (and objects.ts its `cat-file --batch`). Plain `git` through execFile: no
-// shell, so paths and refs can never be interpreted as commands. Every run reads objects as the
-// repository stores them: `git replace` refs are ignored, so a replaced blob, tree or commit
-// cannot show lore other content than what a commit records.
+// shell, so paths and refs can never be interpreted as commands. Every run reads objects and
+// history as the repository stores them: `git replace` refs and the deprecated graft file are
+// ignored, so a replaced blob, tree or commit, or a commit given other parents, cannot show lore
+// other content or another range than what the commits record.
 import { execFile, spawn } from 'node:child_process';
 import { LoreError } from '../errors.js';
 
 /** The arguments of a git run: `args` with replacement refs turned off. */
 export const gitArgv = (args: readonly string[]): string[] => ['--no-replace-objects', ...args];
+
+/**
+ * The environment of a git run: `env` with a graft file that cannot exist (a file under
+ * /dev/null: git reads no grafts, and says nothing about a file it cannot open for that reason).
+ */
+export const gitEnv = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv => ({ ...(env ?? process.env), GIT_GRAFT_FILE: '/dev/null/lore-reads-no-grafts' });
 
 export interface GitOptions {
   cwd: string;
@@ -51,7 +58,7 @@ export function git(args: readonly string[], options: GitOptions): Promise<strin
 
 function run(args: readonly string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', gitArgv(args), { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error === null) return resolve(stdout);
       const detail = (stderr || error.message).trim().split('\n').slice(0, 5).join('; ');
       reject(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`, { cause: error }));
@@ -85,7 +92,7 @@ export async function gitUser(cwd: string, env?: NodeJS.ProcessEnv): Promise<str
 /** Runs git with `input` on stdin and returns stdout as bytes (for `cat-file --batch`). */
 export function gitBytes(args: readonly string[], options: GitOptions & { input?: string }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -112,7 +119,7 @@ export function gitBytes(args: readonly string[], options: GitOptions & { input?
 /** Runs git with no stdin and returns its exit code and its stdout and stderr as they came, never throwing on a non-zero exit (for `git hook run`). */
 export function gitOutcome(args: readonly string[], options: GitOptions): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoreError } from '../errors.js';
-import { git, gitArgv, gitBytes } from './exec.js';
+import { git, gitArgv, gitBytes, gitEnv } from './exec.js';
 
 export interface GitFile {
   /** Path relative to the repository root. */
@@ -147,7 +147,7 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {
-      child = spawn('git', gitArgv(['cat-file', '--batch', '--buffer']), { cwd: where.cwd, env: where.env ?? process.env, stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+      child = spawn('git', gitArgv(['cat-file', '--batch', '--buffer']), { cwd: where.cwd, env: gitEnv(where.env), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
     } catch (error) {
       if (spool !== undefined) closeSync(spool);
       throw error;
