@@ -3,8 +3,14 @@
 const args = process.argv.slice(2);
 // lore hook status's dry run (LORE_HOOK_PROBE) only asks whether the hook reaches lore: it reads nothing.
 const hook = args[0] === 'hook' && args[1] === 'pre-commit' && !process.env.LORE_HOOK_PROBE;
+// The commands that read the knowledge index stat every entry file: find does that on the other core meanwhile.
+const look = args[0] === 'query' || args[0] === 'check-plan' || (args[0] === 'prompt' && args[1] === 'agent');
 // The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.
-const early = hook ? import('../dist/guard/staged-change.js').then((staged) => void staged.prestartStagedChange(process.cwd())) : Promise.resolve();
+const early = hook
+  ? import('../dist/guard/staged-change.js').then((staged) => void staged.prestartStagedChange(process.cwd()))
+  : look
+    ? import('../dist/cli/_early-look.js').then((early) => early.prestartEntryLook(args, process.cwd(), process.env))
+    : Promise.resolve();
 early
   .then(() => import('../dist/cli/main.js'))
   .then((cli) => cli.main(args))

@@ -50,7 +50,8 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   process.stderr.write('knowledge: whole CLI processes...\n');
   const description = taskAndPlan(1).task.description;
   await processBench("node -e '' (floor, knowledge section)", ['-e', ''], 'the floor', store);
-  await processBench(`node + the ${ENTRIES} entry files' stamp alone (no cache read, no index, no ranking)`, [join(ROOT, 'bench/stamp-floor.mjs')], 'the floor of a lore process that trusts its caches', store);
+  await processBench(`node + the ${ENTRIES} entry files' look by find, its stamp remembered (no cache read, no index, no ranking)`, [join(ROOT, 'bench/stamp-floor.mjs')], 'the floor of a lore process that trusts its caches', store);
+  await processBench(`node + the same look taken by lore itself (a listing per folder, an lstat per file)`, [join(ROOT, 'bench/stamp-floor.mjs'), 'own'], 'figure (where find is not GNU find)', store);
   await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], "under 3× node -e '' (issue 15)", store);
   const config = join(store, '.knowledge/config.yaml');
   const text = readFileSync(config, 'utf8');

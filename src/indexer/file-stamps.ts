@@ -7,10 +7,20 @@
 // cache. Light on purpose: no parser, no validator.
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Problem } from '../errors.js';
-import { RACY_MS } from '../fs/read-text.js';
-import type { RecordKindName } from '../store/layout.js';
-import { listRecordFilesOrProblem } from '../store/record-files.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeCache } from '../fs/cache-writes.js';
+import { assertRealDir } from '../fs/no-follow.js';
+import { RACY_MS, readTextIfExistsSync } from '../fs/read-text.js';
+import { CACHE_DIR, knowledgeDir, type RecordKindName } from '../store/layout.js';
+import { isRecordName, listRecordFilesOrProblem, recordDir } from '../store/record-files.js';
+import { parseFolderLook, takeFolderLook, type StartedLook } from './early-look.js';
+
+/** The stamp of find's last output (fromEarlyLook), in .knowledge/.cache/. */
+export const LOOK_MEMO = 'entry-look.json';
+/** Bump when the stamp is made otherwise: a memo of another format is not read. */
+const LOOK_FORMAT = 'lore-look/1';
 
 /** A file modified this close to the moment it was stamped may change again within the same mtime tick. */
 export { RACY_MS };
@@ -31,7 +41,7 @@ export class StampBuilder {
   private settled = true;
 
   /** `started`: the time (ms) before the first file was looked at. */
-  constructor(private readonly started: number) {}
+  constructor(readonly started: number) {}
 
   /** Adds a file by its lstat. */
   add(path: string, info: Signature): void {
@@ -88,9 +98,15 @@ export interface FilesLook {
 
 /**
  * The record files of `kinds` as they are now (what StampBuilder made while they were read);
- * undefined when a folder is a symlink or a file went away while being looked at.
+ * undefined when a folder is a symlink or a file went away while being looked at. The first look
+ * of a CLI command may be the one find took while the command loaded (early-look.ts): the same
+ * listing and the same numbers, taken a little earlier.
  */
 export async function lookAtRecordFiles(root: string, kinds: readonly RecordKindName[]): Promise<FilesLook | undefined> {
+  const dirs = kinds.map((kind) => recordDir(root, kind));
+  const early = takeFolderLook(dirs);
+  const taken = early === undefined ? undefined : await fromEarlyLook(root, kinds, dirs, early);
+  if (taken !== undefined) return taken;
   const problems: Problem[] = [];
   const stamps = new StampBuilder(Date.now());
   const listed: string[][] = [];
@@ -106,6 +122,72 @@ export async function lookAtRecordFiles(root: string, kinds: readonly RecordKind
     listed.push(paths);
   }
   return problems.length > 0 ? undefined : { kinds, listed, stamps, stamp: stamps.stamp() };
+}
+
+/**
+ * The look find took, listed and ordered as listRecordFiles lists; undefined when it cannot stand
+ * for one. Reading find's output costs some 70 ms at 10,000 files in a fresh process, so the stamp
+ * it came to is remembered by the output's digest (LOOK_MEMO): while no file changes, find prints
+ * the same bytes and the stamp is known without reading them; the listing and numbers are read
+ * only when a caller asks for them (a snapshot to rebuild).
+ */
+async function fromEarlyLook(root: string, kinds: readonly RecordKindName[], dirs: readonly string[], early: StartedLook): Promise<FilesLook | undefined> {
+  const output = await early.output;
+  if (output === undefined) return undefined;
+  for (const dir of dirs) {
+    try {
+      assertRealDir(dir);
+    } catch {
+      return undefined; // a symlink on the way: the caller's own look reports it
+    }
+  }
+  const memo = join(knowledgeDir(root), CACHE_DIR, LOOK_MEMO);
+  const digest = createHash('sha256').update(dirs.join('\0')).update('\n').update(output).digest('hex');
+  let remembered: string | undefined;
+  try {
+    const saved = JSON.parse(readTextIfExistsSync(memo) ?? 'null') as { format?: unknown; output?: unknown; stamp?: unknown } | null;
+    if (saved?.format === LOOK_FORMAT && saved.output === digest && typeof saved.stamp === 'string') remembered = saved.stamp;
+  } catch {
+    // torn or foreign: read the output
+  }
+  if (remembered !== undefined) {
+    let read: FilesLook | undefined;
+    const whole = (): FilesLook => {
+      read ??= lookFromOutput(kinds, dirs, early.started, output);
+      // The same bytes read before to this stamp: they read the same way again.
+      if (read === undefined) throw new Error(`${LOOK_MEMO}: find's output no longer reads as a look`);
+      return read;
+    };
+    return { kinds, stamp: remembered, get listed() { return whole().listed; }, get stamps() { return whole().stamps; } };
+  }
+  const look = lookFromOutput(kinds, dirs, early.started, output);
+  if (look !== undefined) await writeCache(memo, () => writeFileAtomic(memo, JSON.stringify({ format: LOOK_FORMAT, output: digest, stamp: look.stamp }), { durable: false }));
+  return look;
+}
+
+/** find's output as the look lookAtRecordFiles would take; undefined when it cannot stand for one. */
+function lookFromOutput(kinds: readonly RecordKindName[], dirs: readonly string[], started: number, output: Buffer): FilesLook | undefined {
+  const folders = parseFolderLook(output, dirs.length);
+  if (folders === undefined) return undefined;
+  const stamps = new StampBuilder(started);
+  const listed: string[][] = [];
+  for (const [q, dir] of dirs.entries()) {
+    const { names, numbers } = folders[q]!;
+    const at = new Map<string, number>();
+    for (const [k, name] of names.entries()) if (isRecordName(name)) at.set(name, k);
+    const sorted = [...at.keys()].sort();
+    // A name that is not UTF-8 reads back as another name, which lstat would not find either.
+    if (sorted.some((name) => name.includes('\uFFFD'))) return undefined;
+    const paths: string[] = [];
+    for (const name of sorted) {
+      const k = at.get(name)!;
+      const path = dir + sep + name;
+      stamps.add(path, { size: numbers[4 * k]!, mtimeMs: numbers[4 * k + 1]!, ctimeMs: numbers[4 * k + 2]!, ino: numbers[4 * k + 3]! });
+      paths.push(path);
+    }
+    listed.push(paths);
+  }
+  return { kinds, listed, stamps, stamp: stamps.stamp() };
 }
 
 /** The stamp of the record files of `kinds` as they are now; undefined as for lookAtRecordFiles. */

@@ -85,8 +85,9 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
   const stats: CacheStats = { statHits: 0, hashHits: 0, parsed: 0 };
   let files = 0;
   const identity = createHash('sha1').update(cacheKey());
-  const stamps = new StampBuilder(Date.now());
   const look = options.look !== undefined && options.look.kinds.length === kinds.length && options.look.kinds.every((kind, q) => kind === kinds[q]) ? options.look : undefined;
+  // A file is settled by the time it was looked at: the look's, when its signatures are taken from one.
+  const stamps = new StampBuilder(look?.stamps.started ?? Date.now());
   let looked = 0;
   // Every kind listed first, so that progress counts the files of all of them (1 to the total, once).
   const listings: Array<{ paths: string[]; problems: Problem[] }> = [];
@@ -99,7 +100,7 @@ export async function readRecordsCached<T = unknown>(root: string, options: Read
   for (const [q, kind] of kinds.entries()) {
     const path = snapshotPath(root, kind);
     const old = loadSnapshot(path);
-    const next: Snapshot = { key: cacheKey(), writtenAt: Date.now(), files: {} };
+    const next: Snapshot = { key: cacheKey(), writtenAt: stamps.started, files: {} };
     let changed = old === undefined;
     const { paths, problems: unlisted } = listings[q]!;
     problems.push(...unlisted);

@@ -11,9 +11,19 @@ import { KINDS, KNOWLEDGE_DIR, knowledgeDir, type RecordKindName } from './layou
 /** File extensions read as records; lore itself writes `.yaml`. */
 export const RECORD_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
+/** The folder of a kind's record files (absolute when `root` is). */
+export function recordDir(root: string, kind: RecordKindName): string {
+  return join(knowledgeDir(root), KINDS[kind].dir);
+}
+
+/** Whether a folder's entry named so is a record file: not hidden, a record extension. */
+export function isRecordName(name: string): boolean {
+  return !name.startsWith('.') && RECORD_EXTENSIONS.some((ext) => name.endsWith(ext));
+}
+
 /** Lists the record files of a kind (absolute paths, sorted); a missing folder holds none. */
 export async function listRecordFiles(root: string, kind: RecordKindName): Promise<string[]> {
-  const dir = join(knowledgeDir(root), KINDS[kind].dir);
+  const dir = recordDir(root, kind);
   // The folder itself (and those above it, up to .knowledge) must not be a symlink: SYMLINK.
   assertRealDir(dir);
   let names: string[];
@@ -24,7 +34,7 @@ export async function listRecordFiles(root: string, kind: RecordKindName): Promi
     throw error;
   }
   return names
-    .filter((name) => !name.startsWith('.') && RECORD_EXTENSIONS.some((ext) => name.endsWith(ext)))
+    .filter(isRecordName)
     .sort()
     .map((name) => dir + sep + name); // join() would normalise each of thousands of paths again
 }

@@ -1,0 +1,142 @@
+// A look at some folders taken by `find` on the other core while the CLI is still loading: each
+// entry's name, size, modification and change times and inode, the numbers lstat gives, for
+// lookAtRecordFiles to take instead of listing and stating 10,000 files on the main thread. The
+// look is an optimisation only: anything short of a clean, complete answer (no GNU find, an error
+// on any file, output lore does not read exactly) leaves it untaken, and the caller looks itself.
+// Light on purpose: no store, no parser.
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+
+/** One folder as find saw it: its entries' names, and size, mtimeMs, ctimeMs, ino of each. */
+export interface FolderLook {
+  names: string[];
+  numbers: Float64Array;
+}
+
+/** A look started earlier: `started` is the time (ms) before find looked at anything; `output` what find printed, when it finished cleanly. */
+export interface StartedLook {
+  started: number;
+  output: Promise<Buffer | undefined>;
+}
+
+/** The most find may print: some 700,000 entries. More is left to the caller's own look. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * What find prints for each entry of each folder and for the folder itself (depth 0): depth, type,
+ * size, both times as seconds with their fraction, inode, name. NUL ends each: a name may hold
+ * anything else.
+ */
+export const FIND_FORMAT = '%d %y %s %T@ %C@ %i %f\\0';
+
+const looks = new Map<string, { look: StartedLook; claim(): void }>();
+
+/**
+ * Starts find on `dirs` (absolute paths). The first lookAtRecordFiles of exactly these folders
+ * takes it; until then it holds nothing open that would keep the process from exiting.
+ */
+export function prestartFolderLook(dirs: readonly string[]): void {
+  const started = Date.now();
+  const child = spawn('find', [...dirs, '-maxdepth', '1', '-printf', FIND_FORMAT], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, LC_ALL: 'C' },
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const output = new Promise<Buffer | undefined>((resolve) => {
+    child.on('error', () => resolve(undefined));
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OUTPUT) chunks.push(chunk);
+      else child.kill();
+    });
+    child.on('close', (code) => resolve(code === 0 && size <= MAX_OUTPUT ? Buffer.concat(chunks) : undefined));
+  });
+  // Nobody may take it (a daemon answers, a usage error): it must not hold the process open then.
+  // (A child's piped stdout is a socket, which its type does not say.)
+  const stdout = child.stdout as unknown as Socket;
+  child.unref();
+  stdout.unref();
+  looks.set(dirs.join('\0'), {
+    look: { started, output },
+    claim: () => {
+      child.ref();
+      stdout.ref();
+    },
+  });
+}
+
+/** The look prestarted for exactly `dirs`, once: a later look of the same folders looks itself. */
+export function takeFolderLook(dirs: readonly string[]): StartedLook | undefined {
+  const key = dirs.join('\0');
+  const early = looks.get(key);
+  if (early === undefined) return undefined;
+  looks.delete(key);
+  early.claim();
+  return early.look;
+}
+
+const SPACE = 0x20;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const LETTER_D = 0x64;
+
+/**
+ * find's output for `count` folders, each its own depth-0 line (a folder, `d`) followed by its
+ * entries; undefined unless every line reads exactly so. Times are turned into milliseconds as
+ * Node turns a timespec (seconds × 1e3 + nanoseconds / 1e6), so each number is the one lstatSync
+ * gives for the same file.
+ */
+export function parseFolderLook(output: Buffer, count: number): FolderLook[] | undefined {
+  const folders: Array<{ names: string[]; numbers: number[] }> = [];
+  let at = 0;
+  // A whole number of at most 15 digits ended by `stop` (read past it); -1 when it is not one.
+  const whole = (stop: number): number => {
+    const from = at;
+    let value = 0;
+    while (output[at]! >= ZERO && output[at]! <= NINE) value = value * 10 + (output[at++]! - ZERO);
+    if (at === from || at - from > 15 || output[at] !== stop) return -1;
+    at++;
+    return value;
+  };
+  // Seconds, a dot and a fraction of at least 9 digits, ended by a space, in milliseconds as Node
+  // makes them of a timespec; -1 when it is not so.
+  const time = (): number => {
+    const seconds = whole(DOT);
+    if (seconds < 0) return -1;
+    const from = at;
+    let nanos = 0;
+    while (output[at]! >= ZERO && output[at]! <= NINE) {
+      if (at - from < 9) nanos = nanos * 10 + (output[at]! - ZERO);
+      at++;
+    }
+    if (at - from < 9 || output[at] !== SPACE) return -1;
+    at++;
+    return seconds * 1e3 + nanos / 1e6;
+  };
+  while (at < output.length) {
+    const depth = output[at];
+    const type = output[at + 2];
+    if ((depth !== ZERO && depth !== ZERO + 1) || output[at + 1] !== SPACE || output[at + 3] !== SPACE) return undefined;
+    at += 4;
+    const size = whole(SPACE);
+    const mtimeMs = size < 0 ? -1 : time();
+    const ctimeMs = mtimeMs < 0 ? -1 : time();
+    const ino = ctimeMs < 0 ? -1 : whole(SPACE);
+    const stop = ino < 0 ? -1 : output.indexOf(0, at);
+    if (stop <= at) return undefined;
+    if (depth === ZERO) {
+      // Each folder opens with its own line: a folder, not a symlink to one.
+      if (type !== LETTER_D) return undefined;
+      folders.push({ names: [], numbers: [] });
+    } else {
+      const folder = folders[folders.length - 1];
+      if (folder === undefined) return undefined;
+      folder.names.push(output.toString('utf8', at, stop));
+      folder.numbers.push(size, mtimeMs, ctimeMs, ino);
+    }
+    at = stop + 1;
+  }
+  return folders.length === count ? folders.map(({ names, numbers }) => ({ names, numbers: Float64Array.from(numbers) })) : undefined;
+}
