@@ -20,6 +20,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { isErrno } from '../errors.js';
 import { forgetCheckedDirs } from '../fs/no-follow.js';
+import { keepGitStubs } from '../git/exec.js';
 import { forgetPrestarted, prestartStagedChange } from '../guard/staged-change.js';
 import { HOOK_PROTOCOL as PROTOCOL, HOOK_SOCKET } from '../guard/_hook-script.js';
 import type { CliIO } from './command.js';
@@ -277,10 +278,13 @@ async function listenForHooks(top: string, run: RunCommand, log: (text: string) 
     return undefined;
   }
   const ino = lstatSync(path).ino;
+  // The git processes of each answer start from stubs kept waiting: no fork of this process on the hook's path.
+  const stopStubs = keepGitStubs();
   return {
     path,
     close: () => new Promise<void>((done) => {
       closed = true;
+      stopStubs();
       server.close(() => done());
       // Ours still (a newer daemon may have replaced it): remove it, so no hook knocks on a closed door.
       try {

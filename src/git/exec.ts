@@ -1,19 +1,13 @@
-// Where lore runs git (and objects.ts its `cat-file --batch`). Plain `git` through execFile: no
-// shell, so paths and refs can never be interpreted as commands. Every run reads objects and
+// Where lore runs git (and objects.ts its `cat-file --batch`). Plain `git`, spawned or exec'd by a
+// stub (_start.ts), never through a shell, so paths and refs can never be interpreted as commands. Every run reads objects and
 // history as the repository stores them: `git replace` refs and the deprecated graft file are
 // ignored, so a replaced blob, tree or commit, or a commit given other parents, cannot show lore
 // other content or another range than what the commits record.
-import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { LoreError } from '../errors.js';
+import { startGit } from './_start.js';
 
-/** The arguments of a git run: `args` with replacement refs turned off. */
-export const gitArgv = (args: readonly string[]): string[] => ['--no-replace-objects', ...args];
-
-/**
- * The environment of a git run: `env` with a graft file that cannot exist (a file under
- * /dev/null: git reads no grafts, and says nothing about a file it cannot open for that reason).
- */
-export const gitEnv = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv => ({ ...(env ?? process.env), GIT_GRAFT_FILE: '/dev/null/lore-reads-no-grafts' });
+export { gitArgv, gitEnv, keepGitStubs } from './_start.js';
 
 export interface GitOptions {
   cwd: string;
@@ -58,12 +52,41 @@ export function git(args: readonly string[], options: GitOptions): Promise<strin
 
 function run(args: readonly string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error === null) return resolve(stdout);
-      const detail = (stderr || error.message).trim().split('\n').slice(0, 5).join('; ');
-      reject(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`, { cause: error }));
-    });
+    const max = options.maxBuffer ?? 256 * 1024 * 1024;
+    collect(args, startGit(args, options, false).child, max, reject, (stdout) => resolve(stdout.toString('utf8')));
   });
+}
+
+/**
+ * Gathers what a started git prints, gives it `input` on stdin (none: stdin closed), and calls
+ * `done` with its stdout once it exits 0. A failure to start, another exit and output past `max`
+ * (git is stopped) are `failed`, with git's own message when it printed one.
+ */
+function collect(args: readonly string[], child: ChildProcess, max: number, failed: (error: LoreError) => void, done: (stdout: Buffer) => void, input?: string): void {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let size = 0;
+  let started = true;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) child.kill();
+    else out.push(chunk);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+  child.on('error', (error) => {
+    started = false;
+    failed(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error }));
+  });
+  child.on('close', (code, signal) => {
+    if (!started) return;
+    if (size > max) return failed(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} printed more than ${max} bytes`));
+    if (code === 0) return done(Buffer.concat(out));
+    const detail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || (signal === null ? `exit code ${code}` : `stopped by ${signal}`);
+    failed(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`));
+  });
+  // git may exit before reading all of stdin (an unknown object id): not an error of ours.
+  child.stdin!.on('error', () => undefined);
+  child.stdin!.end(input);
 }
 
 /** The top-level directory of the work tree holding `cwd`, or undefined outside a repository. */
@@ -92,38 +115,20 @@ export async function gitUser(cwd: string, env?: NodeJS.ProcessEnv): Promise<str
 /** Runs git with `input` on stdin and returns stdout as bytes (for `cat-file --batch`). */
 export function gitBytes(args: readonly string[], options: GitOptions & { input?: string }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > (options.maxBuffer ?? 256 * 1024 * 1024)) child.kill();
-      out.push(chunk);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
-    child.on('close', (code) => {
-      if (code === 0) return resolve(Buffer.concat(out));
-      const detail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || `exit code ${code}`;
-      reject(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`));
-    });
-    if (child.stdin !== null) {
-      // git may exit before reading all of stdin (an unknown object id): not an error of ours.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input);
-    }
+    collect(args, startGit(args, options, false).child, options.maxBuffer ?? 256 * 1024 * 1024, reject, resolve, options.input);
   });
 }
 
 /** Runs git with no stdin and returns its exit code and its stdout and stderr as they came, never throwing on a non-zero exit (for `git hook run`). */
 export function gitOutcome(args: readonly string[], options: GitOptions): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', gitArgv(args), { cwd: options.cwd, env: gitEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child } = startGit(args, options, false);
     const chunks: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
     child.on('close', (code, signal) => resolve({ code: code ?? (signal === null ? 1 : 128), output: Buffer.concat(chunks).toString('utf8') }));
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end();
   });
 }

@@ -1,10 +1,8 @@
 // Reading files as git stores them: a tree at a ref, the index (what will be committed), blobs.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { LoreError } from '../errors.js';
-import { git, gitArgv, gitBytes, gitEnv } from './exec.js';
+import { startGit } from './_start.js';
+import { git, gitBytes } from './exec.js';
 
 export interface GitFile {
   /** Path relative to the repository root. */
@@ -88,32 +86,6 @@ const SPOOL_POLL_MS = 2;
 const SPOOL_CHUNK = 4 * 1024 * 1024;
 
 /**
- * A file git writes its output to, already unlinked: only this process and git hold it.
- * `git cat-file --batch` writes every blob in two writes (its header, then the blob); through a
- * pipe each write wakes this process, which costs more than git's own work (on a 300-blob change,
- * 94 ms against 57 into a file). Undefined where no temporary file can be made: then a pipe.
- */
-function spoolFile(): number | undefined {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const path = join(tmpdir(), `lore-git-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    try {
-      // 'wx+' creates the file or fails: never through a link someone left under that name.
-      const fd = openSync(path, 'wx+', 0o600);
-      try {
-        unlinkSync(path);
-      } catch {
-        closeSync(fd);
-        return undefined;
-      }
-      return fd;
-    } catch {
-      // a name taken meanwhile (try another), or no temporary folder to write to
-    }
-  }
-  return undefined;
-}
-
-/**
  * Reads blobs by id in one `git cat-file --batch`, streaming: a blob over `maxBytes` is skipped as
  * it passes (its size reported), so memory stays within the largest blob kept. The ids may still
  * be on their way: git starts at once and reads them when they come. `lookup` names objects (such
@@ -141,17 +113,10 @@ async function catFile(where: Where, ids: readonly string[] | Promise<readonly s
   if (look.length === 0) looked();
   if (Array.isArray(ids) && ids.length === 0 && look.length === 0) return result;
   let unique: string[] = [];
-  const spool = spooled ? spoolFile() : undefined;
+  const { child, spool } = startGit(['cat-file', '--batch', '--buffer'], where, spooled);
   // Set when the read should start again through a pipe: git is stopped, and its output dropped.
   let again = false;
   return new Promise((resolve, reject) => {
-    let child: ChildProcess;
-    try {
-      child = spawn('git', gitArgv(['cat-file', '--batch', '--buffer']), { cwd: where.cwd, env: gitEnv(where.env), stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
-    } catch (error) {
-      if (spool !== undefined) closeSync(spool);
-      throw error;
-    }
     const errors: Buffer[] = [];
     let failure: LoreError | undefined;
     // Parser state: a header being read, or `left` bytes of the current object, then its newline.
