@@ -224,6 +224,11 @@ class Stubs {
 
 let stubs: Stubs | undefined;
 
+/** Whether `count` git processes would start now from stubs, holding this thread for none of them. */
+export function stubsWaiting(count: number): boolean {
+  return (stubs?.waiting() ?? 0) >= count;
+}
+
 /** How many stubs wait now, and how many were told to run git so far (for tests and diagnostics). */
 export function gitStubCounts(): { waiting: number; taken: number } {
   return { waiting: stubs?.waiting() ?? 0, taken: stubs?.taken ?? 0 };

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { LoreError } from '../errors.js';
 import { startGit } from './_start.js';
 
-export { gitArgv, gitEnv, keepGitStubs } from './_start.js';
+export { gitArgv, gitEnv, keepGitStubs, stubsWaiting } from './_start.js';
 
 export interface GitOptions {
   cwd: string;

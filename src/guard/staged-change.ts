@@ -3,7 +3,7 @@
 // hook's command; checkStaged takes that read when it is for the same directory and environment.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { forgetPrestartedGit, type GitOptions } from '../git/exec.js';
+import { forgetPrestartedGit, stubsWaiting, type GitOptions } from '../git/exec.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import { readStaged, startStagedRead, type StagedStart } from './changes.js';
 import { isGuardPath, prestartHookGit, prestartRuleListings, RULE_SNAPSHOT } from './hook-git.js';
@@ -22,9 +22,10 @@ export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = proce
   heads.catch(() => undefined);
   read.catch(() => undefined);
   early = { cwd, env, start: { heads, read } };
-  // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
-  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
-  prestartHookGit(cwd, env, listed);
+  // Spawning a process holds this thread for 5-15 ms: the other commands wait until the diff is in
+  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output;
+  // started by stubs (lore serve), they cost nothing and start at once.
+  prestartHookGit(cwd, env, stubsWaiting(4) ? undefined : listed);
   // No rule snapshot yet (a first commit, a cleared cache), or one lore cannot look at: the check
   // will list the rule files. The listings are registered as `heads` settles, one reaction ahead
   // of the check's own (which reads the snapshot first); a run dropped meanwhile starts none.
