@@ -167,14 +167,49 @@ describe('git started by a waiting stub', () => {
     }
   });
 
-  it('starts with a spool of its own, or a pipe when spool files cannot be made', async (t) => {
+  it('runs Perl with nothing of the environment but PATH (no PERL5OPT, no PERL5LIB)', async (t) => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    await withStubs(t);
+    const saved = { ...process.env };
+    const lib = tempDir(t, 'lore-perl-lib-');
+    writeFileSync(join(lib, 'Loud.pm'), 'package Loud; print STDERR "loaded\\n"; exit 3; 1;\n');
+    Object.assign(process.env, { PERL5OPT: '-MLoud', PERL5LIB: lib });
+    try {
+      await withStubs(t);
+    } finally {
+      for (const name of ['PERL5OPT', 'PERL5LIB']) if (saved[name] === undefined) delete process.env[name];
+    }
+    const before = taken();
+    assert.equal((await git(['rev-parse', '--show-toplevel'], { cwd: repo, env: testEnv() })).trim(), repo);
+    assert.equal(taken(), before + 1);
+  });
+
+  it('starts with a spool of its own, or a pipe when spool files cannot be made', async (t) => {
+    const repo = gitRepo(t, { 'a.txt': 'a\n'.repeat(30_000) });
+    const blob = gitSync(repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    const stop = keepGitStubs();
+    t.after(stop);
+    await until(() => waiting() === 5, 'five stubs waiting');
     const started = startGit(['cat-file', '--batch'], { cwd: repo, env: testEnv() }, true);
     assert.equal(typeof started.spool, 'number');
     started.child.stdin!.end();
     await new Promise((resolve) => started.child.on('close', resolve));
     assert.equal(started.child.exitCode, 0);
+    stop();
+    // No temporary folder: four stubs with pipes, and cat-file through a pipe.
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = join(tempDir(t), 'no-such-folder');
+    try {
+      const again = keepGitStubs();
+      t.after(again);
+      await until(() => waiting() === 4, 'four stubs waiting');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(waiting(), 4);
+      const read = await readBlobsCapped({ cwd: repo, env: testEnv() }, [blob]);
+      assert.equal(read.blobs.get(blob)?.toString('utf8'), 'a\n'.repeat(30_000));
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 });
 

@@ -178,7 +178,8 @@ class Stubs {
     }
     let child: ChildProcess;
     try {
-      child = spawn('perl', ['-e', STUB], { cwd: '/', stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
+      // Only PATH: nothing in this process's environment (PERL5OPT, PERL5LIB, a locale) changes what the stub does.
+      child = spawn('perl', ['-e', STUB], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['pipe', spool ?? 'pipe', 'pipe'] });
     } catch {
       if (spool !== undefined) closeSync(spool);
       this.deaths = MOST_DEATHS;
