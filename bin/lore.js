@@ -9,7 +9,7 @@ const look = args[0] === 'query' || args[0] === 'check-plan' || (args[0] === 'pr
 const early = hook
   ? import('../dist/guard/staged-change.js').then((staged) => void staged.prestartStagedChange(process.cwd()))
   : look
-    ? import('../dist/cli/_early-look.js').then((early) => early.prestartEntryLook(args, process.cwd(), process.env))
+    ? import('../dist/cli/_early-look.js').then((early) => early.prestartEntryLook(args, process.cwd(), process.env)).catch(() => undefined)
     : Promise.resolve();
 early
   .then(() => import('../dist/cli/main.js'))

@@ -7,7 +7,8 @@ import { describe, it, type TestContext } from 'node:test';
 import { FIND_FORMAT, parseFolderLook, prestartFolderLook, type FolderLook } from '../src/indexer/early-look.js';
 import { LOOK_MEMO, lookAtRecordFiles, type FilesLook } from '../src/indexer/file-stamps.js';
 import { APPLIED_KINDS } from '../src/store/layout.js';
-import { recordDir } from '../src/store/record-files.js';
+import { RECORD_EXTENSIONS, recordDir } from '../src/store/record-files.js';
+import { forgetCheckedDirs } from '../src/fs/no-follow.js';
 import type { KnowledgeEntry } from '../src/types.js';
 import { lore } from './helpers/cli.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
@@ -121,7 +122,7 @@ describe("find's look at the entry folders", () => {
     // Only the early look writes the memo: the stamp, by a digest of the folders and what find printed.
     const memo = JSON.parse(readFileSync(memoPath(root), 'utf8')) as { format: string; output: string; stamp: string };
     const output = execFileSync(REAL_FIND, [...dirsOf(root), '-maxdepth', '1', '-printf', FIND_FORMAT], { env: { ...process.env, LC_ALL: 'C' } });
-    const digest = createHash('sha256').update(dirsOf(root).join('\0')).update('\n').update(output).digest('hex');
+    const digest = createHash('sha256').update(`lore-look/1\0${RECORD_EXTENSIONS.join('\0')}\n${dirsOf(root).join('\0')}\n`).update(output).digest('hex');
     assert.deepEqual(memo, { format: 'lore-look/1', output: digest, stamp: (own as { stamp: string }).stamp });
   });
 
@@ -165,15 +166,27 @@ describe("find's look at the entry folders", () => {
       assert.equal(existsSync(memoPath(root)), false, what);
     }
     await withPath('/nonexistent', async () => assert.deepEqual(await earlyLook(root), own));
+    // A find that cannot even be spawned (spawn throws ELOOP for a loop of links): nothing started.
+    const loop = tempDir(t, 'lore-loop-');
+    symlinkSync('find', join(loop, 'find'));
+    await withPath(`${loop}:${process.env.PATH}`, async () => assert.deepEqual(await earlyLook(root), own));
   });
 
-  it('stands for no look where the caller would find none: a missing folder, a symlinked one', async (t) => {
+  it('looks at the folders there are (a new store has no learnings/), and stands for no look where a folder is a symlink', async (t) => {
     const { root } = await knowledgeStore(t, ENTRIES);
     rmSync(join(root, '.knowledge/knowledge/learnings'), { recursive: true, force: true });
     const own = await ownLook(root);
     assert.deepEqual(await earlyLook(root), own);
+    assert.equal(existsSync(memoPath(root)), true, 'find looked at the two folders there are');
+    // The folder made afterwards: find's output is the same, but the folders it looked at are not.
+    mkdirSync(join(root, '.knowledge/knowledge/learnings'));
+    writeFileSync(join(root, '.knowledge/knowledge/learnings/learn-new.yaml'), 'x: 1\n');
+    const grown = await ownLook(root);
+    assert.deepEqual(await earlyLook(root), grown);
+    rmSync(join(root, '.knowledge/knowledge/learnings'), { recursive: true, force: true });
     const elsewhere = tempDir(t);
     symlinkSync(elsewhere, join(root, '.knowledge/knowledge/learnings'));
+    forgetCheckedDirs(); // this process found the folder real before: a new process would look again
     assert.equal(await ownLook(root), undefined);
     assert.equal(await earlyLook(root), undefined);
   });
@@ -208,6 +221,11 @@ describe("find's look at the entry folders", () => {
     const away = tempDir(t);
     assert.equal((await run(['query', 'uploads', '--store', root], { cwd: away }))[2], 1);
     assert.equal((await run(['query', 'uploads', `--store=${root}${sep}.knowledge`], { cwd: away }))[2], 1);
+    // A find that cannot start does not stop the command.
+    const loop = tempDir(t, 'lore-loop-');
+    symlinkSync('find', join(loop, 'find'));
+    const looped = await lore(['query', 'retry the uploads', '--json'], { cwd: root, env: testEnv({ PATH: `${loop}:${process.env.PATH}` }) });
+    assert.deepEqual([looped.code, settled(looped.stdout)], query.slice(0, 2));
     // Not for other commands, not for help, and not where daemon.json names a daemon that would answer.
     assert.equal((await run(['list']))[2], 0);
     assert.equal((await run(['query', '--help']))[2], 0);

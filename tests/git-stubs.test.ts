@@ -3,10 +3,10 @@
 // spawned the usual way; stubs killed with SIGKILL, waiting or running.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative as relativePath } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { gitStubCounts, keepGitStubs, startGit } from '../src/git/_start.js';
-import { git, gitBytes } from '../src/git/exec.js';
+import { git, gitBytes, gitOutcome } from '../src/git/exec.js';
 import { readBlobsCapped } from '../src/git/objects.js';
 import { lore, LORE_BIN } from './helpers/cli.js';
 import { startDaemon } from './helpers/daemon.js';
@@ -113,8 +113,14 @@ describe('git started by a waiting stub', () => {
     const repo = gitRepo(t, { 'a.txt': 'a\n' });
     await withStubs(t);
     const gone = join(tempDir(t), 'no-such-folder');
-    await assert.rejects(git(['rev-parse', 'HEAD'], { cwd: gone, env: testEnv() }), { code: 'GIT', message: /^git rev-parse HEAD failed: cannot enter .*no-such-folder: No such file or directory$/ });
+    await assert.rejects(git(['rev-parse', 'HEAD'], { cwd: gone, env: testEnv() }), { code: 'GIT', message: /^could not run git: cannot enter .*no-such-folder: No such file or directory$/ });
+    await assert.rejects(gitOutcome(['rev-parse', 'HEAD'], { cwd: gone, env: testEnv() }), { code: 'GIT', message: /^could not run git: cannot enter .*no-such-folder: No such file or directory$/ });
     await assert.rejects(readBlobsCapped({ cwd: gone, env: testEnv() }, ['0123456789012345678901234567890123456789']), { code: 'GIT' });
+    // A folder named relative to this process's: the folder spawn would enter.
+    const relative = relativePath(process.cwd(), repo);
+    assert.equal((await git(['rev-parse', '--show-toplevel'], { cwd: relative, env: testEnv() })).trim(), repo);
+    // Exit codes and output of a git that ran come through as they are.
+    assert.deepEqual(await gitOutcome(['rev-parse', '--verify', '-q', 'no-such-ref'], { cwd: repo, env: testEnv() }), { code: 1, output: '' });
     // A git that hangs, killed: a failure, never an empty answer.
     const pidFile = join(tempDir(t), 'pid');
     const bin = fakeGit(t, `echo $$ > "${pidFile}"; exec sleep 30`);

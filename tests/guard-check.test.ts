@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { inProcess } from './helpers/cli.js';
+import { inProcess, lore as loreProcess } from './helpers/cli.js';
 import { guardRepo, KEY_HEADER, prohibition, prohibitionPath } from './helpers/guard.js';
-import { gitSync, testEnv, writeFiles } from './helpers/temp.js';
+import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 
 const { lore, loreJson } = inProcess;
 
@@ -231,6 +232,23 @@ describe('lore check --staged', () => {
     assert.equal(asPlayer.code, 0);
     const noRole = await lore(['check', '--verbose'], { cwd: join(repo, 'src'), env: testEnv({ LORE_ROLE: '' , GIT_CONFIG_GLOBAL: '/dev/null' }) });
     assert.match(noRole.stdout, /lore: scanned the staged change: 2 files, 2 added lines, 5 bytes against 0 prohibitions \(0 from the change itself\); role player \(from git config lore.role\)\n/);
+  });
+});
+
+describe('the role guard when git config cannot be read', () => {
+  it('fails the check (exit 2) instead of checking without the role', async (t) => {
+    const coach = 'id: ROLE-coach\nrole: coach\nmust_do: []\nmust_not_do:\n  - text: Write implementation code\n    paths: ["src/**"]\nask_before: []\nescalate_when: []\n';
+    const repo = guardRepo(t, { '.knowledge/roles/coach.yaml': coach });
+    gitSync(repo, ['config', 'lore.role', 'coach']);
+    stage(repo, { 'src/impl.ts': 'x\n' });
+    assert.equal((await lore(['check'], { cwd: repo })).code, 1);
+    // A git whose `config` fails (a config file it cannot read, a process that could not start).
+    const bin = tempDir(t, 'lore-git-');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nfor a; do if [ "$a" = config ]; then echo "fatal: unable to read config" >&2; exit 128; fi; done\nexec "${real}" "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const result = await loreProcess(['check'], { cwd: repo, env: testEnv({ PATH: `${bin}:${process.env.PATH}` }) });
+    assert.deepEqual([result.code, result.stderr], [2, 'error: git config -z --get-regexp failed: fatal: unable to read config\n']);
   });
 });
 

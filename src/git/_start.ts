@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, unlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The arguments of a git run: `args` with replacement refs turned off. */
 export const gitArgv = (args: readonly string[]): string[] => ['--no-replace-objects', ...args];
@@ -54,6 +54,20 @@ export interface StartedGit {
   child: ChildProcess;
   /** The spool file git writes its stdout to (the caller reads and closes it); undefined: a pipe. */
   spool: number | undefined;
+  /** Whether a stub was told to become it (see couldNotStart). */
+  stub: boolean;
+}
+
+/** What a stub prints before it exits 126 or 127, when it cannot enter the folder or run git. */
+const CANNOT = 'lore-stub: ';
+
+/**
+ * Why git never ran, when a stub could not enter the folder or run git (where spawn would have
+ * failed with an error instead of an exit); undefined when git ran, whatever its exit.
+ */
+export function couldNotStart(started: StartedGit, code: number | null, stderr: Buffer): string | undefined {
+  if (!started.stub || (code !== 126 && code !== 127) || !stderr.subarray(0, CANNOT.length).equals(Buffer.from(CANNOT))) return undefined;
+  return stderr.toString('utf8', CANNOT.length).trim();
 }
 
 /**
@@ -66,8 +80,11 @@ export function startGit(args: readonly string[], where: { cwd: string; env?: No
   const stub = stubs?.take(spooled, where.cwd, argv, env);
   if (stub !== undefined) return stub;
   const spool = spooled ? spoolFile() : undefined;
+  // No spool file can be made: a pipe, from a stub when one waits.
+  const piped = spooled && spool === undefined ? stubs?.take(false, where.cwd, argv, env) : undefined;
+  if (piped !== undefined) return piped;
   try {
-    return { child: spawn('git', argv, { cwd: where.cwd, env, stdio: ['pipe', spool ?? 'pipe', 'pipe'] }), spool };
+    return { child: spawn('git', argv, { cwd: where.cwd, env, stdio: ['pipe', spool ?? 'pipe', 'pipe'] }), spool, stub: false };
   } catch (error) {
     if (spool !== undefined) closeSync(spool);
     throw error;
@@ -88,9 +105,9 @@ my ($cwd, $argc) = splice @f, 0, 2;
 exit 122 unless defined $argc && $argc =~ /\A[1-9][0-9]{0,5}\z/ && @f >= $argc;
 my @argv = splice @f, 0, $argc;
 %ENV = map { /\A([^=]*)=(.*)\z/s ? ($1, $2) : () } @f;
-unless (chdir $cwd) { print STDERR "cannot enter $cwd: $!\n"; exit 126; }
+unless (chdir $cwd) { print STDERR "${CANNOT}cannot enter $cwd: $!\n"; exit 126; }
 { exec { $argv[0] } @argv; }
-print STDERR "cannot run $argv[0]: $!\n"; exit 127;`;
+print STDERR "${CANNOT}cannot run $argv[0]: $!\n"; exit 127;`;
 
 /** Stubs kept waiting: enough for an answered hook's git processes (diff, rev-parse, config, listings; cat-file into a spool). */
 const PLAIN = 4;
@@ -125,7 +142,8 @@ class Stubs {
 
   /** A waiting stub told to run `argv` (argv[0] is the program); undefined when none waits or it cannot be told. */
   take(spooled: boolean, cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv): StartedGit | undefined {
-    const fields = [cwd, String(argv.length + 1), 'git', ...argv];
+    // A relative folder is the same folder spawn would enter: the stub starts in /.
+    const fields = [resolve(cwd), String(argv.length + 1), 'git', ...argv];
     for (const [name, value] of Object.entries(env)) if (value !== undefined) fields.push(`${name}=${value}`);
     // A NUL cannot be sent (and spawn refuses one too): spawned, it fails as it always did.
     if (fields.some((field) => field.includes('\0'))) return undefined;
@@ -133,6 +151,7 @@ class Stubs {
     const stub = list.shift();
     if (stub === undefined || stub.child.exitCode !== null || stub.child.signalCode !== null) return undefined;
     this.taken++;
+    this.deaths = 0; // Perl works
     this.fillLater(REFILL_MS);
     const payload = Buffer.from(fields.join('\0'));
     const { child } = stub;
@@ -140,11 +159,19 @@ class Stubs {
     child.ref();
     for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as Socket | null)?.ref();
     child.stdin!.write(Buffer.concat([Buffer.from(payload.length.toString(16).padStart(8, '0')), payload]));
-    return { child, spool: stub.spool };
+    return { child, spool: stub.spool, stub: true };
   }
 
   waiting(): number {
     return this.plain.length + this.spooled.length;
+  }
+
+  plainWaiting(): number {
+    return this.plain.length;
+  }
+
+  spooledWaiting(): number {
+    return this.spooled.length;
   }
 
   /** Kills the stubs still waiting; none is made after. */
@@ -225,9 +252,9 @@ class Stubs {
 
 let stubs: Stubs | undefined;
 
-/** Whether `count` git processes would start now from stubs, holding this thread for none of them. */
-export function stubsWaiting(count: number): boolean {
-  return (stubs?.waiting() ?? 0) >= count;
+/** Whether `plain` git processes with pipes and `spooled` ones into a spool would start now from stubs, holding this thread for none of them. */
+export function stubsWaiting(plain: number, spooled: number): boolean {
+  return stubs !== undefined && stubs.plainWaiting() >= plain && stubs.spooledWaiting() >= spooled;
 }
 
 /** How many stubs wait now, and how many were told to run git so far (for tests and diagnostics). */

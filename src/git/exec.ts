@@ -3,9 +3,8 @@
 // history as the repository stores them: `git replace` refs and the deprecated graft file are
 // ignored, so a replaced blob, tree or commit, or a commit given other parents, cannot show lore
 // other content or another range than what the commits record.
-import type { ChildProcess } from 'node:child_process';
 import { LoreError } from '../errors.js';
-import { startGit } from './_start.js';
+import { couldNotStart, startGit, type StartedGit } from './_start.js';
 
 export { gitArgv, gitEnv, keepGitStubs, stubsWaiting } from './_start.js';
 
@@ -53,7 +52,7 @@ export function git(args: readonly string[], options: GitOptions): Promise<strin
 function run(args: readonly string[], options: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const max = options.maxBuffer ?? 256 * 1024 * 1024;
-    collect(args, startGit(args, options, false).child, max, reject, (stdout) => resolve(stdout.toString('utf8')));
+    collect(args, startGit(args, options, false), max, reject, (stdout) => resolve(stdout.toString('utf8')));
   });
 }
 
@@ -62,11 +61,12 @@ function run(args: readonly string[], options: GitOptions): Promise<string> {
  * `done` with its stdout once it exits 0. A failure to start, another exit and output past `max`
  * (git is stopped) are `failed`, with git's own message when it printed one.
  */
-function collect(args: readonly string[], child: ChildProcess, max: number, failed: (error: LoreError) => void, done: (stdout: Buffer) => void, input?: string): void {
+function collect(args: readonly string[], started: StartedGit, max: number, failed: (error: LoreError) => void, done: (stdout: Buffer) => void, input?: string): void {
+  const { child } = started;
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   let size = 0;
-  let started = true;
+  let ran = true;
   child.stdout!.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > max) child.kill();
@@ -74,19 +74,27 @@ function collect(args: readonly string[], child: ChildProcess, max: number, fail
   });
   child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
   child.on('error', (error) => {
-    started = false;
+    ran = false;
     failed(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error }));
   });
   child.on('close', (code, signal) => {
-    if (!started) return;
+    if (!ran) return;
     if (size > max) return failed(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} printed more than ${max} bytes`));
     if (code === 0) return done(Buffer.concat(out));
+    const unstarted = couldNotStart(started, code, Buffer.concat(err));
+    if (unstarted !== undefined) return failed(new LoreError('GIT', `could not run git: ${unstarted}`));
     const detail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(0, 5).join('; ') || (signal === null ? `exit code ${code}` : `stopped by ${signal}`);
-    failed(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`));
+    failed(new LoreError('GIT', `git ${args.slice(0, 3).join(' ')} failed: ${detail}`, { cause: { exitCode: signal === null ? code : undefined } }));
   });
   // git may exit before reading all of stdin (an unknown object id): not an error of ours.
   child.stdin!.on('error', () => undefined);
   child.stdin!.end(input);
+}
+
+/** The exit code of the git run that failed with `error` (git ran and said no); undefined for any other failure. */
+export function gitExitCode(error: unknown): number | undefined {
+  const cause = error instanceof LoreError && error.code === 'GIT' ? (error.cause as { exitCode?: unknown } | undefined) : undefined;
+  return typeof cause?.exitCode === 'number' ? cause.exitCode : undefined;
 }
 
 /** The top-level directory of the work tree holding `cwd`, or undefined outside a repository. */
@@ -115,19 +123,29 @@ export async function gitUser(cwd: string, env?: NodeJS.ProcessEnv): Promise<str
 /** Runs git with `input` on stdin and returns stdout as bytes (for `cat-file --batch`). */
 export function gitBytes(args: readonly string[], options: GitOptions & { input?: string }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    collect(args, startGit(args, options, false).child, options.maxBuffer ?? 256 * 1024 * 1024, reject, resolve, options.input);
+    collect(args, startGit(args, options, false), options.maxBuffer ?? 256 * 1024 * 1024, reject, resolve, options.input);
   });
 }
 
 /** Runs git with no stdin and returns its exit code and its stdout and stderr as they came, never throwing on a non-zero exit (for `git hook run`). */
 export function gitOutcome(args: readonly string[], options: GitOptions): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const { child } = startGit(args, options, false);
+    const started = startGit(args, options, false);
+    const { child } = started;
     const chunks: Buffer[] = [];
+    const err: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      err.push(chunk);
+    });
     child.on('error', (error) => reject(new LoreError('GIT', `could not run git: ${error.message}`, { cause: error })));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal === null ? 1 : 128), output: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code, signal) => {
+      // A stub that could not start git fails as spawn does: git never ran to give an outcome.
+      const unstarted = couldNotStart(started, code, Buffer.concat(err));
+      if (unstarted !== undefined) return reject(new LoreError('GIT', `could not run git: ${unstarted}`));
+      resolve({ code: code ?? (signal === null ? 1 : 128), output: Buffer.concat(chunks).toString('utf8') });
+    });
     child.stdin!.on('error', () => undefined);
     child.stdin!.end();
   });

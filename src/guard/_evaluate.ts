@@ -169,6 +169,8 @@ const ENGINE_CODE = 'regex-engine.code';
 export async function readBothSides(where: Where, top: TopLevel, committedAt: GitSource, changeAt: GitSource, atHead?: Promise<{ rules?: string; turns: boolean }>): Promise<{ committed: GitRecords; change: GitRecords; rules: CompiledRules; cache: GitRecordCache; snapshot: RuleSnapshot; git: GitContext; changeProblems: Problem[]; notes: string[] }> {
   const cache = new GitRecordCache(where.cwd);
   const gitContext = readGitContext(where, top.branch);
+  // Awaited below, after the rules: a failure meanwhile is that await's to throw, not an unhandled rejection.
+  gitContext.catch(() => undefined);
   const head = await atHead;
   let snapshot = head?.rules === undefined ? undefined : RuleSnapshot.forTrees(where.cwd, head.rules);
   let kept = snapshot?.kept();

@@ -1,6 +1,6 @@
 // The role guard: when the committer's role is known, the path globs on its must_not_do
 // constraints become rules (e.g. the coach must not change src/**).
-import { git } from '../git/exec.js';
+import { git, gitExitCode } from '../git/exec.js';
 import type { ChangedFile } from './added-lines.js';
 import { compileGlob } from '../match/glob.js';
 import type { StoreRecord } from '../store/read.js';
@@ -30,8 +30,12 @@ export interface GitContext {
 
 /** Reads lore.* git config (one git process); `branch` is the full name of the branch checked out. */
 export async function readGitContext(where: { cwd: string; env: NodeJS.ProcessEnv }, branch: string | undefined): Promise<GitContext> {
-  // Unset config: nothing to learn.
-  const config = await git(CONFIG_ARGS, where).catch(() => '');
+  // No lore.* setting (git exits 1): nothing to learn. Any other failure fails the check: a role
+  // that could not be read must not turn the role guard off.
+  const config = await git(CONFIG_ARGS, where).catch((error: unknown) => {
+    if (gitExitCode(error) === 1) return '';
+    throw error;
+  });
   // -z: "key\nvalue\0" per setting, so no value can pose as another setting.
   const settings = new Map(config.split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1).trim()]));
   const fromEnv = where.env.LORE_ROLE?.trim();

@@ -4,8 +4,10 @@
 // look is an optimisation only: anything short of a clean, complete answer (no GNU find, an error
 // on any file, output lore does not read exactly) leaves it untaken, and the caller looks itself.
 // Light on purpose: no store, no parser.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 
 /** One folder as find saw it: its entries' names, and size, mtimeMs, ctimeMs, ino of each. */
 export interface FolderLook {
@@ -13,9 +15,14 @@ export interface FolderLook {
   numbers: Float64Array;
 }
 
-/** A look started earlier: `started` is the time (ms) before find looked at anything; `output` what find printed, when it finished cleanly. */
+/**
+ * A look started earlier: `started` is the time (ms) before find looked at anything; `looked`,
+ * which of the folders asked for it was given (one missing then holds nothing); `output`, what find
+ * printed for them, when it finished cleanly.
+ */
 export interface StartedLook {
   started: number;
+  looked: boolean[];
   output: Promise<Buffer | undefined>;
 }
 
@@ -32,15 +39,25 @@ export const FIND_FORMAT = '%d %y %s %T@ %C@ %i %f\\0';
 const looks = new Map<string, { look: StartedLook; claim(): void }>();
 
 /**
- * Starts find on `dirs` (absolute paths). The first lookAtRecordFiles of exactly these folders
- * takes it; until then it holds nothing open that would keep the process from exiting.
+ * Starts find on `dirs` (absolute paths): on those that exist, since find fails on a missing one
+ * where a listing finds nothing (a new store has no learnings/ yet). The first lookAtRecordFiles
+ * of exactly these folders takes it; until then it holds nothing open that would keep the process
+ * from exiting. Nothing is started when find cannot be (the caller then looks itself).
  */
 export function prestartFolderLook(dirs: readonly string[]): void {
   const started = Date.now();
-  const child = spawn('find', [...dirs, '-maxdepth', '1', '-printf', FIND_FORMAT], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, LC_ALL: 'C' },
-  });
+  let looked: boolean[];
+  let child: ChildProcessByStdio<null, Readable, null>;
+  try {
+    looked = dirs.map((dir) => lstatSync(dir, { throwIfNoEntry: false }) !== undefined);
+    if (!looked.includes(true)) return;
+    child = spawn('find', [...dirs.filter((_, q) => looked[q]), '-maxdepth', '1', '-printf', FIND_FORMAT], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+  } catch {
+    return; // a folder lore cannot look at, or a find that cannot start at all (ELOOP, EPERM: spawn throws those)
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const output = new Promise<Buffer | undefined>((resolve) => {
@@ -58,7 +75,7 @@ export function prestartFolderLook(dirs: readonly string[]): void {
   child.unref();
   stdout.unref();
   looks.set(dirs.join('\0'), {
-    look: { started, output },
+    look: { started, looked, output },
     claim: () => {
       child.ref();
       stdout.ref();
@@ -101,7 +118,8 @@ export function parseFolderLook(output: Buffer, count: number): FolderLook[] | u
     return value;
   };
   // Seconds, a dot and a fraction of at least 9 digits, ended by a space, in milliseconds as Node
-  // makes them of a timespec; -1 when it is not so.
+  // makes them of a timespec; -1 when it is not so. A time before 1970 is refused on purpose (its
+  // sign is not a digit): GNU find 4.9 prints -5.5 s as -6.5000000000, which lstat does not give.
   const time = (): number => {
     const seconds = whole(DOT);
     if (seconds < 0) return -1;

@@ -14,7 +14,7 @@ import { writeCache } from '../fs/cache-writes.js';
 import { assertRealDir } from '../fs/no-follow.js';
 import { RACY_MS, readTextIfExistsSync } from '../fs/read-text.js';
 import { CACHE_DIR, knowledgeDir, type RecordKindName } from '../store/layout.js';
-import { isRecordName, listRecordFilesOrProblem, recordDir } from '../store/record-files.js';
+import { isRecordName, listRecordFilesOrProblem, RECORD_EXTENSIONS, recordDir } from '../store/record-files.js';
 import { parseFolderLook, takeFolderLook, type StartedLook } from './early-look.js';
 
 /** The stamp of find's last output (fromEarlyLook), in .knowledge/.cache/. */
@@ -142,7 +142,9 @@ async function fromEarlyLook(root: string, kinds: readonly RecordKindName[], dir
     }
   }
   const memo = join(knowledgeDir(root), CACHE_DIR, LOOK_MEMO);
-  const digest = createHash('sha256').update(dirs.join('\0')).update('\n').update(output).digest('hex');
+  // What the stamp is a function of: how it is made, the folders find looked at, and its output.
+  const looked = dirs.map((dir, q) => (early.looked[q] ? dir : '')).join('\0');
+  const digest = createHash('sha256').update(`${LOOK_FORMAT}\0${RECORD_EXTENSIONS.join('\0')}\n${looked}\n`).update(output).digest('hex');
   let remembered: string | undefined;
   try {
     const saved = JSON.parse(readTextIfExistsSync(memo) ?? 'null') as { format?: unknown; output?: unknown; stamp?: unknown } | null;
@@ -153,23 +155,26 @@ async function fromEarlyLook(root: string, kinds: readonly RecordKindName[], dir
   if (remembered !== undefined) {
     let read: FilesLook | undefined;
     const whole = (): FilesLook => {
-      read ??= lookFromOutput(kinds, dirs, early.started, output);
+      read ??= lookFromOutput(kinds, dirs, early, output);
       // The same bytes read before to this stamp: they read the same way again.
       if (read === undefined) throw new Error(`${LOOK_MEMO}: find's output no longer reads as a look`);
       return read;
     };
     return { kinds, stamp: remembered, get listed() { return whole().listed; }, get stamps() { return whole().stamps; } };
   }
-  const look = lookFromOutput(kinds, dirs, early.started, output);
+  const look = lookFromOutput(kinds, dirs, early, output);
   if (look !== undefined) await writeCache(memo, () => writeFileAtomic(memo, JSON.stringify({ format: LOOK_FORMAT, output: digest, stamp: look.stamp }), { durable: false }));
   return look;
 }
 
 /** find's output as the look lookAtRecordFiles would take; undefined when it cannot stand for one. */
-function lookFromOutput(kinds: readonly RecordKindName[], dirs: readonly string[], started: number, output: Buffer): FilesLook | undefined {
-  const folders = parseFolderLook(output, dirs.length);
-  if (folders === undefined) return undefined;
-  const stamps = new StampBuilder(started);
+function lookFromOutput(kinds: readonly RecordKindName[], dirs: readonly string[], early: StartedLook, output: Buffer): FilesLook | undefined {
+  const found = parseFolderLook(output, early.looked.filter(Boolean).length);
+  if (found === undefined) return undefined;
+  // A folder missing when find started holds nothing, as a listing of it then would.
+  const none = { names: [], numbers: new Float64Array(0) };
+  const folders = early.looked.map((looked) => (looked ? found.shift()! : none));
+  const stamps = new StampBuilder(early.started);
   const listed: string[][] = [];
   for (const [q, dir] of dirs.entries()) {
     const { names, numbers } = folders[q]!;
