@@ -17,6 +17,8 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefin
  * HEAD: from then on git is mostly reading blobs, and this thread waiting for them.
  */
 export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // Stubs for all four (the diff, rev-parse and config; cat-file into a spool), asked before any is taken.
+  const free = stubsWaiting(3, 1);
   const { listed, heads, read } = startStagedRead({ cwd, env });
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   heads.catch(() => undefined);
@@ -25,7 +27,7 @@ export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = proce
   // Spawning a process holds this thread for 5-15 ms: the other commands wait until the diff is in
   // and cat-file has its ids (the longest read), so that they do not hold up the diff's output;
   // started by stubs (lore serve), they cost nothing and start at once.
-  prestartHookGit(cwd, env, stubsWaiting(3, 1) ? undefined : listed);
+  prestartHookGit(cwd, env, free ? undefined : listed);
   // No rule snapshot yet (a first commit, a cleared cache), or one lore cannot look at: the check
   // will list the rule files. The listings are registered as `heads` settles, one reaction ahead
   // of the check's own (which reads the snapshot first); a run dropped meanwhile starts none.
