@@ -8,7 +8,6 @@ import { describe, it, type TestContext } from 'node:test';
 import { gitStubCounts, keepGitStubs, startGit } from '../src/git/_start.js';
 import { git, gitBytes, gitOutcome } from '../src/git/exec.js';
 import { readBlobsCapped } from '../src/git/objects.js';
-import { forgetPrestarted, prestartStagedChange } from '../src/guard/staged-change.js';
 import { lore, LORE_BIN } from './helpers/cli.js';
 import { startDaemon } from './helpers/daemon.js';
 import { blockedEnv, gitRun, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
@@ -217,22 +216,6 @@ describe('git started by a waiting stub', () => {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     }
-  });
-});
-
-describe('the staged change read by stubs', () => {
-  it('starts its four git processes at once: diff, cat-file, rev-parse, config', async (t) => {
-    const repo = gitRepo(t, { 'a.txt': 'a\n' });
-    writeFiles(repo, { 'a.txt': 'b\n' });
-    gitSync(repo, ['add', 'a.txt']);
-    const env = testEnv();
-    await withStubs(t);
-    const before = taken();
-    const heads = prestartStagedChange(repo, env);
-    // Started with the diff, not once it is in (what spawning them does, so as not to hold it up).
-    assert.equal(taken() - before, 4);
-    await heads;
-    forgetPrestarted(env);
   });
 });
 

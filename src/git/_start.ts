@@ -166,13 +166,6 @@ class Stubs {
     return this.plain.length + this.spooled.length;
   }
 
-  plainWaiting(): number {
-    return this.plain.length;
-  }
-
-  spooledWaiting(): number {
-    return this.spooled.length;
-  }
 
   /** Kills the stubs still waiting; none is made after. */
   stop(): void {
@@ -251,11 +244,6 @@ class Stubs {
 }
 
 let stubs: Stubs | undefined;
-
-/** Whether `plain` git processes with pipes and `spooled` ones into a spool would start now from stubs, holding this thread for none of them. */
-export function stubsWaiting(plain: number, spooled: number): boolean {
-  return stubs !== undefined && stubs.plainWaiting() >= plain && stubs.spooledWaiting() >= spooled;
-}
 
 /** How many stubs wait now, and how many were told to run git so far (for tests and diagnostics). */
 export function gitStubCounts(): { waiting: number; taken: number } {

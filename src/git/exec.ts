@@ -6,7 +6,7 @@
 import { LoreError } from '../errors.js';
 import { couldNotStart, startGit, type StartedGit } from './_start.js';
 
-export { gitArgv, gitEnv, keepGitStubs, stubsWaiting } from './_start.js';
+export { gitArgv, gitEnv, keepGitStubs } from './_start.js';
 
 export interface GitOptions {
   cwd: string;

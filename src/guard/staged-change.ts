@@ -3,7 +3,7 @@
 // hook's command; checkStaged takes that read when it is for the same directory and environment.
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { forgetPrestartedGit, stubsWaiting, type GitOptions } from '../git/exec.js';
+import { forgetPrestartedGit, type GitOptions } from '../git/exec.js';
 import { CACHE_DIR, KNOWLEDGE_DIR } from '../store/layout.js';
 import { readStaged, startStagedRead, type StagedStart } from './changes.js';
 import { isGuardPath, prestartHookGit, prestartRuleListings, RULE_SNAPSHOT } from './hook-git.js';
@@ -17,17 +17,15 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefin
  * HEAD: from then on git is mostly reading blobs, and this thread waiting for them.
  */
 export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  // Stubs for all four (the diff, rev-parse and config; cat-file into a spool), asked before any is taken.
-  const free = stubsWaiting(3, 1);
   const { listed, heads, read } = startStagedRead({ cwd, env });
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   heads.catch(() => undefined);
   read.catch(() => undefined);
   early = { cwd, env, start: { heads, read } };
-  // Spawning a process holds this thread for 5-15 ms: the other commands wait until the diff is in
-  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output;
-  // started by stubs (lore serve), they cost nothing and start at once.
-  prestartHookGit(cwd, env, free ? undefined : listed);
+  // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
+  // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
+  // (From lore serve's stubs they cost nothing, but starting them at once gained nothing measurable.)
+  prestartHookGit(cwd, env, listed);
   // No rule snapshot yet (a first commit, a cleared cache), or one lore cannot look at: the check
   // will list the rule files. The listings are registered as `heads` settles, one reaction ahead
   // of the check's own (which reads the snapshot first); a run dropped meanwhile starts none.
