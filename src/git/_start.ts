@@ -166,7 +166,6 @@ class Stubs {
     return this.plain.length + this.spooled.length;
   }
 
-
   /** Kills the stubs still waiting; none is made after. */
   stop(): void {
     this.stopped = true;
