@@ -74,6 +74,41 @@ export function addFigure(name: string, figure: string, note: string, target: st
   rows.push({ name, median: figure, p95: note, memory: '', target });
 }
 
+/** The peak resident memory a process run with `--import RSS_HOOK` reported on stderr (KiB), or 0. */
+export const reportedPeak = (stderr: string): number => Number(/__maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? 0);
+
+/** A whole process to time again and again (`node --import RSS_HOOK ...args`): each run's time, and the peak memory of all. */
+export function wholeProcess(args: string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): { step: () => Promise<number>; peak: () => number } {
+  let peak = 0;
+  return {
+    step: async () => {
+      const result = await exec(['--import', RSS_HOOK, ...args], cwd, input, env);
+      if (result.code > 1) throw new Error(`node ${args.join(' ')} in ${cwd}: exit ${result.code}\n${result.stderr}`);
+      peak = Math.max(peak, reportedPeak(result.stderr));
+      return result.ms;
+    },
+    peak: () => peak,
+  };
+}
+
+/**
+ * Runs every step once per round, in turn (A B C A B C ...), for `runs` rounds after one round
+ * that is not counted: pairing keeps a ratio meaningful while the machine's speed drifts. The
+ * times of each step, in round order.
+ */
+export async function interleave(steps: ReadonlyArray<() => number | Promise<number>>, runs: number): Promise<number[][]> {
+  for (const step of steps) await step();
+  const times = steps.map((): number[] => []);
+  for (let round = 0; round < runs; round++) for (const [i, step] of steps.entries()) times[i]!.push(await step());
+  return times;
+}
+
+/** The ratio of two interleaved series: the median of the per-round ratios, and the ratio of the medians. */
+export const ratios = (a: readonly number[], b: readonly number[]): { paired: number; medians: number } => ({
+  paired: percentile(a.map((x, i) => x / b[i]!), 50),
+  medians: percentile(a, 50) / percentile(b, 50),
+});
+
 /** Times a whole process `runs` times and adds a row; returns the median. */
 export async function processBench(name: string, args: string[], target: string, cwd = ROOT, runs = RUNS, input?: string): Promise<number> {
   const times: number[] = [];
@@ -81,7 +116,7 @@ export async function processBench(name: string, args: string[], target: string,
   for (let i = 0; i < runs; i++) {
     const result = await exec(['--import', RSS_HOOK, ...args], cwd, input);
     times.push(result.ms);
-    peak = Math.max(peak, Number(/__maxrss_kb=(\d+)/.exec(result.stderr)?.[1] ?? 0));
+    peak = Math.max(peak, reportedPeak(result.stderr));
   }
   addRow(name, times, peak, target);
   return percentile(times, 50);

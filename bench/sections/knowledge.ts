@@ -3,7 +3,7 @@
 // relevance on the labelled paraphrase set, keyword only and semantic + keyword.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addFigure, addRow, ENTRIES, LORE, processBench, ROOT, RUNS, task, type BenchContext } from '../harness.js';
+import { addFigure, addRow, ENTRIES, interleave, LORE, processBench, ratios, ROOT, RUNS, task, wholeProcess, type BenchContext } from '../harness.js';
 import { taskAndPlan } from '../knowledge-input.mjs';
 
 interface KnowledgeFigures {
@@ -48,11 +48,27 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   addRow('prompt building (check + buildAgentPrompt), per call', all.prompt, undefined, 'figure');
 
   process.stderr.write('knowledge: whole CLI processes...\n');
+  // The floors and the commands in turn, round after round: each ratio is taken pair by pair, so
+  // a floor measured at a quick moment of the machine and lore at a slow one does not skew it.
   const description = taskAndPlan(1).task.description;
-  await processBench("node -e '' (floor, knowledge section)", ['-e', ''], 'the floor', store);
-  await processBench(`node + the ${ENTRIES} entry files' look by find, its stamp remembered (no cache read, no index, no ranking)`, [join(ROOT, 'bench/stamp-floor.mjs')], 'the floor of a lore process that trusts its caches', store);
-  await processBench(`node + the same look taken by lore itself (a listing per folder, an lstat per file)`, [join(ROOT, 'bench/stamp-floor.mjs'), 'own'], 'figure (where find is not GNU find)', store);
-  await processBench(`lore query, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'query', description, '--json'], "under 3× node -e '' (issue 15)", store);
+  const input = JSON.stringify(taskAndPlan(2));
+  const processes = [
+    wholeProcess(['-e', ''], store),
+    wholeProcess([join(ROOT, 'bench/stamp-floor.mjs')], store),
+    wholeProcess([join(ROOT, 'bench/stamp-floor.mjs'), 'own'], store),
+    wholeProcess([LORE, 'query', description, '--json'], store),
+    wholeProcess([LORE, 'check-plan', '--json'], store, input),
+    wholeProcess([LORE, 'prompt', 'agent'], store, input),
+  ];
+  const [floor, look, ownLook, query, checkPlan, prompt] = await interleave(processes.map((p) => p.step), Math.max(RUNS, 10));
+  const peakOf = (i: number): number => processes[i]!.peak();
+  const perPair = (series: readonly number[]): string => `${ratios(series, floor!).paired.toFixed(2)}× per pair`;
+  addRow("node -e '' (floor, knowledge section, interleaved)", floor!, peakOf(0), 'the floor');
+  addRow(`node + the ${ENTRIES} entry files' look by find, its stamp remembered (no cache read, no index, no ranking)`, look!, peakOf(1), `the floor of a lore process that trusts its caches (${perPair(look!)})`);
+  addRow(`node + the same look taken by lore itself (a listing per folder, an lstat per file)`, ownLook!, peakOf(2), `figure (where find is not GNU find; ${perPair(ownLook!)})`);
+  addRow(`lore query, ${ENTRIES} entries (whole process, cache warm)`, query!, peakOf(3), `under 3× node -e '' (issue 15): ${perPair(query!)}`);
+  addRow(`lore check-plan, ${ENTRIES} entries (whole process, cache warm)`, checkPlan!, peakOf(4), `under 3× node -e '' (issue 15): ${perPair(checkPlan!)}`);
+  addRow(`lore prompt agent, ${ENTRIES} entries (whole process, cache warm)`, prompt!, peakOf(5), `figure (${perPair(prompt!)})`);
   const config = join(store, '.knowledge/config.yaml');
   const text = readFileSync(config, 'utf8');
   writeFileSync(config, text.replace('use_semantic: true', 'use_semantic: false'));
@@ -61,9 +77,6 @@ export async function knowledgeBench({ store }: BenchContext): Promise<void> {
   } finally {
     writeFileSync(config, text);
   }
-  const input = JSON.stringify(taskAndPlan(2));
-  await processBench(`lore check-plan, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'check-plan', '--json'], "under 3× node -e '' (issue 15)", store, RUNS, input);
-  await processBench(`lore prompt agent, ${ENTRIES} entries (whole process, cache warm)`, [LORE, 'prompt', 'agent'], 'figure', store, RUNS, input);
 
   const relevance = await task<{ paraphrases: Record<'keyword' | 'semantic', Recall>; keywords: Record<'keyword' | 'semantic', Recall> }>('knowledge-task.mjs', ['relevance', store]);
   addFigure('relevance: paraphrased queries, recall@5, keyword only', recall(relevance.paraphrases.keyword), 'tests/fixtures/paraphrase-relevance.json', 'figure');

@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEntry, commitAll, generateProhibitions, initStore, rng, writeEntry, writeSourceFiles } from '../generate.js';
-import { addFigure, addRow, installHook, loreOnPath, percentile, PROHIBITIONS, ROOT, RUNS, served, timed, type BenchContext } from '../harness.js';
+import { addFigure, addRow, installHook, interleave, loreOnPath, PROHIBITIONS, ratios, ROOT, RUNS, served, timed, type BenchContext } from '../harness.js';
 
 // The same regex for both tools: RE2 (lore) and Python's re (pygrep) read it alike.
 const AWS_KEY = String.raw`\bAKIA[0-9A-Z]{16}\b`;
@@ -49,13 +49,6 @@ function peerClone(base: string, to: string): string {
   return to;
 }
 
-/** Runs `steps` once each per round, `runs` rounds: A B C A B C; returns each step's timings. */
-function interleave(steps: Array<() => number>, runs: number): number[][] {
-  const times = steps.map((): number[] => []);
-  for (let round = 0; round < runs; round++) steps.forEach((step, i) => times[i]!.push(step()));
-  return times;
-}
-
 /** A timed `git commit` that must end with `code` (0 or not) and print every one of `proofs`; undone after when it commits. */
 function commitStep(repo: string, env: NodeJS.ProcessEnv, blocked: boolean, proofs: RegExp[], extra: string[] = []): () => number {
   return () => {
@@ -67,11 +60,6 @@ function commitStep(repo: string, env: NodeJS.ProcessEnv, blocked: boolean, proo
     return result.ms;
   };
 }
-
-const ratios = (a: readonly number[], b: readonly number[]): { paired: number; medians: number } => ({
-  paired: percentile(a.map((x, i) => x / b[i]!), 50),
-  medians: percentile(a, 50) / percentile(b, 50),
-});
 
 export async function peersBench({ dir }: BenchContext): Promise<void> {
   const env = { ...loreOnPath(dir), PRE_COMMIT_HOME: join(dir, 'pre-commit-home') };
@@ -98,8 +86,7 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
       node(hookless!),
       commitStep(withServe!, env, true, blockedBy),
     ];
-    steps.forEach((step) => step()); // warm-up: lore's caches, pre-commit's environments, the page cache
-    const [lore, preCommit, bare, floor, answered] = interleave(steps, RUNS);
+    const [lore, preCommit, bare, floor, answered] = await interleave(steps, RUNS);
     await daemon.stop();
     if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${withServe}`);
     const name = version.stdout.trim();
@@ -125,8 +112,7 @@ export async function peersBench({ dir }: BenchContext): Promise<void> {
   const passed = [new RegExp(`^lore: passed: no match for ${PROHIBITIONS} prohibitions in 300 files`, 'm')];
   // The same hook, told not to ask the daemon (LORE_NO_DAEMON=1), and answered by it.
   const steps = [commitStep(store, env, false, [], ['--no-verify']), node(store), commitStep(store, { ...env, LORE_NO_DAEMON: '1' }, false, passed), gitFloor(store), commitStep(store, env, false, passed)];
-  steps.forEach((step) => step());
-  const [bare, floor, guarded, reads, answered] = interleave(steps, RUNS);
+  const [bare, floor, guarded, reads, answered] = await interleave(steps, RUNS);
   await daemon.stop();
   if (daemon.answered() !== RUNS + 1) throw new Error(`lore serve answered ${daemon.answered()} of the ${RUNS + 1} hooks of ${store}`);
   const byServe = ratios(answered!, bare!.map((x, i) => x + floor![i]!));

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../generate.js';
-import { addRow, ENTRIES, exec, LORE, processBench, rows, RSS_HOOK, RUNS, task, type BenchContext } from '../harness.js';
+import { addRow, ENTRIES, exec, LORE, processBench, reportedPeak, rows, RSS_HOOK, RUNS, task, type BenchContext } from '../harness.js';
 
 /** An empty store in a new git repository (with a git user, as a team's clone has). */
 function emptyStore(root: string): void {
@@ -39,7 +39,7 @@ async function importBench(dir: string, store: string): Promise<void> {
       const result = await exec(['--import', RSS_HOOK, LORE, 'import', c.file], target);
       if (result.code !== 0 || !result.stdout.includes(`imported: ${ENTRIES} entries: ${ENTRIES} created`)) throw new Error(`lore import failed:\n${result.stderr}`);
       c.times.push(result.ms);
-      c.peak = Math.max(c.peak, Number(/__maxrss_kb=(\d+)/.exec(result.stderr)?.[1] ?? 0));
+      c.peak = Math.max(c.peak, reportedPeak(result.stderr));
     }
   }
   for (const c of cases) addRow(c.name, c.times, c.peak, 'under 15 s, peak RSS under 300 MiB');
