@@ -129,7 +129,7 @@ describe('lore hook status', () => {
 
   it('proves lore runs through a real lefthook, asked for its command lore alone (LORE_TEST_LEFTHOOK: the lefthook binary)', async (t) => {
     const binary = process.env.LORE_TEST_LEFTHOOK;
-    if (binary === undefined) return t.skip('set LORE_TEST_LEFTHOOK to a lefthook binary (npm install --ignore-scripts lefthook, in a temp folder)');
+    if (binary === undefined || binary === '') return t.skip('set LORE_TEST_LEFTHOOK to a lefthook binary (npm install --ignore-scripts lefthook, in a temp folder)');
     const repo = guardRepo(t, { [prohibitionPath('pro-env')]: prohibition('pro-env', { globs: ['**/.env'] }), 'lefthook.yml': `pre-commit:\n  commands:\n    lint:\n      run: ${SIDE_EFFECT}\n    lore:\n      run: lore hook pre-commit\n` });
     execFileSync(binary, ['install'], { cwd: repo, env: testEnv() });
     const env = { ...envWithLore(t), LEFTHOOK_BIN: binary };
