@@ -83,7 +83,8 @@ export function wholeProcess(args: string[], cwd: string, input?: string, env: N
   return {
     step: async () => {
       const result = await exec(['--import', RSS_HOOK, ...args], cwd, input, env);
-      if (result.code > 1) throw new Error(`node ${args.join(' ')} in ${cwd}: exit ${result.code}\n${result.stderr}`);
+      // 1 is an answer (check-plan's blocked plan); anything else is a failure, a signal included (-1).
+      if (result.code !== 0 && result.code !== 1) throw new Error(`node ${args.join(' ')} in ${cwd}: exit ${result.code}\n${result.stderr}`);
       peak = Math.max(peak, reportedPeak(result.stderr));
       return result.ms;
     },

@@ -121,7 +121,7 @@ async function roundTrips(serve: Serve): Promise<void> {
 }
 
 /** `node -e ''`, `lore query` with the daemon up and `lore query` with LORE_NO_DAEMON=1, interleaved in the same run. */
-async function wholeProcess(serve: Serve, store: string): Promise<void> {
+async function wholeQueries(serve: Serve, store: string): Promise<void> {
   const args = [LORE, 'query', taskAndPlan(1).task.description, '--json'];
   const rounds = Math.max(15, RUNS);
   const floor: number[] = [];
@@ -265,7 +265,7 @@ export async function daemonBench({ store }: BenchContext): Promise<void> {
     process.stderr.write('daemon: knowledge.query and plan.check over HTTP...\n');
     await roundTrips(serve);
     process.stderr.write('daemon: whole lore query processes, daemon up and not, next to node -e \'\'...\n');
-    await wholeProcess(serve, store);
+    await wholeQueries(serve, store);
     events = await ChangeEvents.open(serve);
     process.stderr.write(`daemon: ${WRITES} record writes on disk...\n`);
     await fileChanges(serve, events, store, written);
