@@ -6,13 +6,13 @@
 // snapshots stay keyed by the content identity it records. Framed by _snapshot.ts: the header holds
 // the identity, the problems met reading the files, each entry's id, type and priority, the
 // applicability of entries that are not simply enabled and global, and the plan index; the body
-// holds each entry's offset (uint32 × entries + 1) and the sha1 of its JSON (20 bytes × entries);
+// holds each entry's offset (uint32 × entries + 1) and the CRC-32 of its JSON (uint32 × entries);
 // the tail, each entry's JSON, read from the file and checked against its sum when the entry is
 // read, not on every load.
-import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { LoreError, type Problem } from '../errors.js';
+import { crc32Of } from '../fs/checksum.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { cacheKey } from '../store/cache-key.js';
 import { lookAtRecordFiles, type FilesLook } from '../indexer/file-stamps.js';
@@ -23,7 +23,7 @@ import { applicabilityOf, type Applicability } from './applicable.js';
 import type { PlanIndex } from './plan-index.js';
 import { frameSnapshot, openSnapshot, unframeSnapshot, writeSnapshotFile, type SnapshotHeader } from './_snapshot.js';
 
-const FORMAT = 'lore-knowledge-index/1';
+const FORMAT = 'lore-knowledge-index/2';
 
 // One character per entry for its type and its priority.
 const TYPE_CODES: Record<KnowledgeType, string> = { recommendation: 'r', prohibition: 'p', learning: 'l' };
@@ -88,7 +88,8 @@ export function serializeIndex(entries: readonly KnowledgeEntry[], plan: PlanInd
   const texts = entries.map((entry) => Buffer.from(JSON.stringify(entry)));
   const offsets = new Uint32Array(entries.length + 1);
   texts.forEach((text, doc) => (offsets[doc + 1] = offsets[doc]! + text.length));
-  const body = Buffer.concat([Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength), ...texts.map((text) => sha1(text))]);
+  const sums = Uint32Array.from(texts, (text) => crc32Of(text));
+  const body = Buffer.concat([Buffer.from(offsets.buffer, offsets.byteOffset, offsets.byteLength), Buffer.from(sums.buffer, sums.byteOffset, sums.byteLength)]);
   const scoping: Header['scoping'] = [];
   entries.forEach((e, doc) => {
     if (!isPlain(e)) scoping.push([doc, { enabled: e.enabled, validFrom: e.validFrom, validUntil: e.validUntil, scope: e.scope, projectId: e.projectId, agentTypes: e.agentTypes }]);
@@ -114,7 +115,7 @@ export function serializeIndex(entries: readonly KnowledgeEntry[], plan: PlanInd
 /** The lengths of a snapshot's body and tail, from its header (-1: not a whole one). */
 const bodyLength = (header: Header): number => {
   const size = header.ids.length;
-  return header.types.length === size && header.priorities.length === size ? 24 * size + 4 : -1;
+  return header.types.length === size && header.priorities.length === size ? 8 * size + 4 : -1;
 };
 const tailLength = (header: Header): number => header.textBytes;
 
@@ -134,7 +135,7 @@ function indexOf(header: Header, body: Buffer, tail: (from: number, to: number) 
   const size = header.ids.length;
   const offsets = new Uint32Array(body.buffer, body.byteOffset, size + 1);
   if (offsets[size] !== header.textBytes) return undefined;
-  const sums = body.subarray(4 * (size + 1));
+  const sums = new Uint32Array(body.buffer, body.byteOffset + 4 * (size + 1), size);
   const plain = applicabilityOf({ enabled: true, scope: 'global' } as KnowledgeEntry);
   const applicability = new Array<Applicability>(size).fill(plain);
   for (const [doc, fields] of header.scoping) applicability[doc] = applicabilityOf(fields as KnowledgeEntry);
@@ -162,13 +163,11 @@ function indexOf(header: Header, body: Buffer, tail: (from: number, to: number) 
       } catch {
         throw damaged(doc);
       }
-      if (!sha1(text).equals(sums.subarray(20 * doc, 20 * doc + 20))) throw damaged(doc);
+      if (crc32Of(text) !== sums[doc]) throw damaged(doc);
       return JSON.parse(text.toString('utf8')) as KnowledgeEntry;
     },
   };
 }
-
-const sha1 = (bytes: Uint8Array): Buffer => createHash('sha1').update(bytes).digest();
 
 /**
  * The store's index snapshot, when there is one for its entry files as they are now (the store's
