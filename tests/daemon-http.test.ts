@@ -196,3 +196,25 @@ test('over a socket, a body is capped whether it states its length or comes in c
     assert.deepEqual(Object.keys(JSON.parse(answered.body) as object).sort(), ['considered', 'criticalWarnings', 'learnings', 'prohibitions', 'recommendations', 'semantic', 'summary']);
   }
 });
+
+test("a path the input names must be the repository's own: 400, and nothing written", async (t) => {
+  const { root, post } = await app(t);
+  const outside = tempDir(t);
+  const refused = await post('/api/ops/graph.add_entity', { name: 'x', type: 'service', memoryFile: join(outside, 'context.json') });
+  assert.equal(refused.status, 400);
+  assert.deepEqual(await refused.json(), {
+    error: {
+      code: 'USAGE',
+      message: `memoryFile ${JSON.stringify(join(outside, 'context.json'))} is not inside the repository`,
+      hint: `over HTTP and MCP, memoryFile names a file of the repository (${root}) outside .git/ and .knowledge/; the CLI takes any path`,
+      problems: [],
+    },
+  });
+  assert.equal(existsSync(join(outside, 'context.json')), false);
+  const store = await post('/api/ops/graph.export', { memoryFile: '.knowledge/config.yaml', force: true });
+  assert.equal(store.status, 400);
+  assert.equal(((await store.json()) as { error: { message: string } }).error.message, 'memoryFile ".knowledge/config.yaml" is inside .knowledge/');
+  const inside = await post('/api/ops/graph.add_entity', { name: 'x', type: 'service', memoryFile: 'context.json' });
+  assert.equal(inside.status, 200, await inside.clone().text());
+  assert.ok(existsSync(join(root, 'context.json')));
+});

@@ -2,13 +2,15 @@
 // schemas, tool errors that carry lore's message and places, resources, and another process's
 // writes seen by a running server.
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
 import { lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { firstText, mcpClient } from './helpers/mcp.js';
-import { tempStore } from './helpers/temp.js';
+import { gitRepo, tempDir, tempStore } from './helpers/temp.js';
 
 const STORE = {
   '.knowledge/config.yaml': 'version: 1\nproject: shop\n',
@@ -66,6 +68,41 @@ describe('lore mcp', () => {
     assert.deepEqual([json.error.code, json.error.hint], ['NOT_FOUND', 'did you mean pro-env?']);
     const unknown = await client.callTool({ name: 'knowledge_qery', arguments: {} });
     assert.deepEqual([unknown.isError, firstText(unknown)], [true, 'error: no tool named "knowledge_qery"\nhint: list the tools to see their names']);
+  });
+
+  it("takes only the repository's own files for the paths its input names: never .git/, .knowledge/, a link or outside", async (t) => {
+    const root = gitRepo(t, STORE);
+    const outside = tempDir(t);
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nexec lore hook pre-commit\n', { mode: 0o755 });
+    mkdirSync(join(root, 'docs'));
+    symlinkSync(outside, join(root, 'docs', 'out'));
+    writeFileSync(join(root, 'a.txt'), 'hello\n');
+    const { client } = await mcpClient(t, root);
+    const refused = async (name: string, args: Record<string, unknown>, message: string) => {
+      const result = await client.callTool({ name, arguments: args });
+      assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
+      assert.equal(firstText(result), `error: ${message}\nhint: over HTTP and MCP, ${message.split(' ')[0]} names a file of the repository (${root}) outside .git/ and .knowledge/; the CLI takes any path`);
+    };
+    await refused('guard_check', { files: ['a.txt'], writeBaseline: '.git/hooks/pre-commit' }, 'writeBaseline ".git/hooks/pre-commit" is inside .git/');
+    await refused('guard_check', { files: ['a.txt'], writeBaseline: join(outside, 'victim.sh') }, `writeBaseline ${JSON.stringify(join(outside, 'victim.sh'))} is not inside the repository`);
+    await refused('guard_check', { files: ['a.txt'], baseline: '/etc/passwd' }, 'baseline "/etc/passwd" is not inside the repository');
+    await refused('graph_add_entity', { name: 'x', type: 'service', memoryFile: '.knowledge/knowledge/recommendations/evil.json' }, 'memoryFile ".knowledge/knowledge/recommendations/evil.json" is inside .knowledge/');
+    await refused('graph_add_entity', { name: 'x', type: 'service', memoryFile: 'docs/out/context.json' }, 'memoryFile "docs/out/context.json" goes through the symbolic link docs/out');
+    await refused('graph_show', { memoryFile: '../../../../../../etc/passwd' }, 'memoryFile "../../../../../../etc/passwd" is not inside the repository');
+    await refused('graph_export', { memoryFile: '.GIT/config' }, 'memoryFile ".GIT/config" is inside .GIT/');
+    await refused('dag_migrate', { dir: '..' }, 'dir ".." is not inside the repository');
+    assert.equal(readFileSync(hook, 'utf8'), '#!/bin/sh\nexec lore hook pre-commit\n');
+    assert.equal(existsSync(join(outside, 'victim.sh')), false);
+    assert.equal(existsSync(join(outside, 'context.json')), false);
+    assert.equal(existsSync(join(root, '.knowledge/knowledge/recommendations/evil.json')), false);
+    // The repository's own files are taken.
+    const baseline = await client.callTool({ name: 'guard_check', arguments: { files: ['a.txt'], writeBaseline: 'baselines/lore.json' } });
+    assert.equal(baseline.isError, undefined, firstText(baseline));
+    assert.equal(readFileSync(join(root, 'baselines/lore.json'), 'utf8'), '{\n  "version": 1,\n  "findings": []\n}\n');
+    const graph = await client.callTool({ name: 'graph_add_entity', arguments: { name: 'api', type: 'service', memoryFile: 'graphs/context.json' } });
+    assert.equal(graph.isError, undefined, firstText(graph));
+    assert.ok(existsSync(join(root, 'graphs/context.json')));
   });
 
   it('refuses an answer over 100,000 characters, saying how to narrow the request', async (t) => {

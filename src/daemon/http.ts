@@ -117,7 +117,7 @@ export function createApp(options: AppOptions): Hono {
     const notes: string[] = [];
     const envelope = c.req.header('x-lore-envelope') === '1';
     try {
-      const output = await runOp(name, input, { ws: options.ws, note: (text) => notes.push(text), progress: () => undefined }, { checkOutput: options.checkOutput });
+      const output = await runOp(name, input, { ws: options.ws, note: (text) => notes.push(text), progress: () => undefined, confined: true }, { checkOutput: options.checkOutput });
       // The CLI asks for the notes in the body (all of them, for the same stderr as without a daemon).
       if (envelope) return c.json({ output, notes });
       if (notes.length > 0) c.header('x-lore-notes', notesHeader(notes));

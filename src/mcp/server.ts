@@ -115,7 +115,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     if (tool === undefined) return toolError(new LoreError('USAGE', `no tool named ${JSON.stringify(request.params.name)}`, { hint: 'list the tools to see their names' }));
     const notes: string[] = [];
     try {
-      const output = await runOp(tool.op.name, request.params.arguments ?? {}, { ws, note: (text) => notes.push(text), progress: () => undefined });
+      const output = await runOp(tool.op.name, request.params.arguments ?? {}, { ws, note: (text) => notes.push(text), progress: () => undefined, confined: true });
       const text = JSON.stringify(output);
       if (text.length > MAX_ANSWER_CHARS) {
         return toolError(new LoreError('TOO_LARGE', `the answer of ${tool.op.name} is ${text.length} characters, over the ${MAX_ANSWER_CHARS} a tool may return`, { hint: 'narrow the request: a budget, a limit, a filter, a kind' }));
@@ -143,7 +143,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
 
   server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    const ctx = { ws, note: () => undefined, progress: () => undefined };
+    const ctx = { ws, note: () => undefined, progress: () => undefined, confined: true };
     if (uri === 'lore://prime') {
       const prime = (await runOp('agent.prime', {}, ctx)) as { text: string };
       return { contents: [{ uri, mimeType: 'text/markdown', text: prime.text }] };

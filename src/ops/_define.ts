@@ -12,6 +12,11 @@ export interface OpContext {
   note(text: string): void;
   /** Progress of a long operation; adapters show it when they can. */
   progress(done: number, total: number, what: string): void;
+  /**
+   * The caller is an HTTP or MCP client, not the person at the terminal: a file or folder its
+   * input names must be one of the repository's own (_paths.ts inputPath).
+   */
+  confined?: boolean;
 }
 
 /** One operation. */

@@ -21,7 +21,7 @@ export function memoryFileInput(ctx: CommandContext): { memoryFile?: string } {
 /** Where the graph of this run is, as messages name it: the store's entity folder or the memory file. */
 export async function graphLocation(ctx: CommandContext): Promise<string> {
   const { graphBackend } = await import('../../ops/graph/_graph.js');
-  return (await graphBackend(ctx.workspace, ctx.string('memory-file'))).location;
+  return (await graphBackend({ ws: ctx.workspace, note: ctx.note, progress: ctx.progress }, ctx.string('memory-file'))).location;
 }
 
 /** `--prop key=value ...`: the value is JSON when it parses as JSON (5, true, ["a"]), a string otherwise. */

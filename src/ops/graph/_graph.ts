@@ -14,6 +14,7 @@ import { withPositions } from '../../store/json-text.js';
 import { KINDS, knowledgeDir } from '../../store/layout.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import type { OpContext } from '../_define.js';
+import { inputPath } from '../_paths.js';
 
 /** What an answer that could hold the whole graph is cut to when the input names no budget (tokens). */
 export const DEFAULT_BUDGET = 4000;
@@ -28,8 +29,12 @@ export interface GraphInput {
 }
 
 /** The back-end an input names: its memory file, else the store, else context.json outside a store. */
-export async function graphBackend(ws: Workspace, memoryFile: string | undefined): Promise<GraphBackend> {
-  if (memoryFile !== undefined) return memoryFileBackend(ws.cwd, memoryFile);
+export async function graphBackend(ctx: OpContext, memoryFile: string | undefined): Promise<GraphBackend> {
+  const { ws } = ctx;
+  if (memoryFile !== undefined) {
+    await inputPath(ctx, memoryFile, 'memoryFile');
+    return memoryFileBackend(ws.cwd, memoryFile);
+  }
   try {
     return storeBackend(await ws.store());
   } catch (error) {
@@ -71,7 +76,7 @@ export function noteWarnings(ctx: OpContext, loaded: LoadedGraph): void {
  * Callers must not change it (changes go through `change`).
  */
 export async function readGraph(ctx: OpContext, memoryFile: string | undefined): Promise<{ backend: GraphBackend; graph: ContextGraph }> {
-  const backend = await graphBackend(ctx.ws, memoryFile);
+  const backend = await graphBackend(ctx, memoryFile);
   const loaded = await readLoaded(ctx.ws, backend);
   noteWarnings(ctx, loaded);
   return { backend, graph: loaded.graph };

@@ -14,7 +14,7 @@ export const op = defineOp<EntityUpdate & GraphInput, AddEntityOutput>({
   name: 'graph.add_entity',
   async run(input, ctx) {
     const { memoryFile, ...update } = input;
-    const backend = await graphBackend(ctx.ws, memoryFile);
+    const backend = await graphBackend(ctx, memoryFile);
     const { result, saved } = await change(ctx, backend, (graph) => {
       const changed = graph.addOrUpdateEntity(update);
       return { change: changed, entity: graph.findEntityByName(update.name)! };

@@ -20,11 +20,11 @@ export const op = defineOp<ApplyInput, ApplyOutput>({
   name: 'graph.apply',
   async run(input, ctx) {
     if ((input.update === undefined) === (input.json === undefined)) throw new UsageError('graph.apply needs the update: give update (an object) or json (its text), not both');
-    if (input.json === undefined) return applyOn(ctx, await graphBackend(ctx.ws, input.memoryFile), input.update, input.source);
+    if (input.json === undefined) return applyOn(ctx, await graphBackend(ctx, input.memoryFile), input.update, input.source);
     const text = input.json;
     const source = input.source ?? UPDATE_SOURCE;
     const update = parseJson(text, source, 'a graph update');
-    const backend = await graphBackend(ctx.ws, input.memoryFile);
+    const backend = await graphBackend(ctx, input.memoryFile);
     return locateIn(text, source, () => applyOn(ctx, backend, update, source));
   },
 });

@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
 import { fitJson, type FittedJson } from '../../graph/fit.js';
 import { saveMemoryFile } from '../../graph/memory-file.js';
 import { storeBackend } from '../../graph/backend.js';
 import { defineOp } from '../_define.js';
+import { inputPath } from '../_paths.js';
 import { DEFAULT_BUDGET, noteWarnings, readLoaded } from './_graph.js';
 
 export interface ExportInput {
@@ -35,7 +35,7 @@ export const op = defineOp<ExportInput, FittedJson | ExportWritten>({
       const budget = input.budget ?? DEFAULT_BUDGET;
       return fitJson(graph.toJSON(), budget === 0 ? Number.POSITIVE_INFINITY : budget);
     }
-    const status = await saveMemoryFile(resolve(ctx.ws.cwd, file), graph, { display: file, force: input.force === true });
+    const status = await saveMemoryFile(await inputPath(ctx, file, 'memoryFile'), graph, { display: file, force: input.force === true });
     return { file, status, entities: graph.entityCount, relationships: graph.relationshipCount };
   },
 });

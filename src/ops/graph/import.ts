@@ -26,6 +26,6 @@ export const op = defineOp<ImportInput, ApplyOutput>({
       noteWarnings(ctx, loaded);
       update = toMemoryFile(loaded.graph.toJSON());
     }
-    return applyOn(ctx, await graphBackend(ctx.ws, input.memoryFile), update, source);
+    return applyOn(ctx, await graphBackend(ctx, input.memoryFile), update, source);
   },
 });

@@ -22,7 +22,7 @@ export const op = defineOp<RelateInput, RelateOutput>({
   name: 'graph.relate',
   async run(input, ctx) {
     const { from, type, to } = input;
-    const backend = await graphBackend(ctx.ws, input.memoryFile);
+    const backend = await graphBackend(ctx, input.memoryFile);
     const warnings: string[] = [];
     const { result, saved } = await change(ctx, backend, (graph) => {
       const existed = graph.findRelations({ from, to, type }).length > 0;

@@ -12,7 +12,7 @@ export interface RemoveEntityOutput {
 export const op = defineOp<{ name: string } & GraphInput, RemoveEntityOutput>({
   name: 'graph.remove_entity',
   async run(input, ctx) {
-    const backend = await graphBackend(ctx.ws, input.memoryFile);
+    const backend = await graphBackend(ctx, input.memoryFile);
     const { result, saved } = await change(ctx, backend, (graph) => {
       const removed = graph.removeEntity(input.name);
       if (removed === undefined) throw unknownEntity(graph, input.name, backend);

@@ -15,7 +15,7 @@ export const op = defineOp<RelationshipKey & GraphInput, UnrelateOutput>({
   name: 'graph.unrelate',
   async run(input, ctx) {
     const { from, type, to } = input;
-    const backend = await graphBackend(ctx.ws, input.memoryFile);
+    const backend = await graphBackend(ctx, input.memoryFile);
     const { saved } = await change(ctx, backend, (graph) => {
       if (graph.removeRelationship(from, to, type)) return;
       const types = graph.findRelations({ from, to }).map((r) => r.type);
