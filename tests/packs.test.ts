@@ -156,6 +156,30 @@ describe('protection from the first commit', () => {
     assert.equal(gitSync(repo, ['ls-files']), '.env.example\n');
   });
 
+  it("keeps the working tree's prohibitions on when a first commit stages only .knowledge/config.yaml, until prohibitions are committed", async (t) => {
+    const { repo, env } = await freshRepository(t);
+    // The store arrives in part: a config and no prohibition, on neither side.
+    gitSync(repo, ['add', '.env.example', '.knowledge/config.yaml']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'start'], env)).code, 0);
+    writeFileSync(join(repo, 'keys.txt'), 'aws_access_key_id = AKIAZZQQ3RT5WXYV7ABC\n');
+    gitSync(repo, ['add', '.env', 'keys.txt']);
+    const blocked = await gitRun(repo, ['commit', '-q', '-m', 'config'], env);
+    assert.equal(blocked.code, 1, blocked.stderr);
+    assert.match(blocked.stderr, new RegExp(`^lore: scanned the staged change: 2 files, 2 added lines, \\d+ bytes against ${ids.length} prohibitions \\(0 from the change itself\\)\n`));
+    assert.match(blocked.stderr, /\nBLOCKED secrets-env-files \[critical\] Never commit \.env files\n {2}\.env: path matches /);
+    assert.match(blocked.stderr, /\nBLOCKED secrets-aws-access-key \[critical\] Never commit AWS access keys\n {2}keys\.txt:1:/);
+    assert.match(blocked.stderr, /\nlore: note: no prohibition is committed or staged: the working tree's apply \(commit \.knowledge\/knowledge\/prohibitions\/ so that they apply for everyone, and in CI\)\n/);
+    assert.equal(gitSync(repo, ['rev-list', '--count', 'HEAD']), '1\n');
+    // Once the prohibitions are committed, they are the ones that apply, and the note is gone.
+    gitSync(repo, ['reset', '-q']);
+    gitSync(repo, ['add', '.knowledge']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'rules'], env)).code, 0);
+    gitSync(repo, ['add', 'keys.txt']);
+    const later = await gitRun(repo, ['commit', '-q', '-m', 'keys'], env);
+    assert.equal(later.code, 1, later.stderr);
+    assert.doesNotMatch(later.stderr, /lore: note:/);
+  });
+
   it('blocks with exit 2 before .knowledge/ is committed when .knowledge is a symlink, even a dangling one', async (t) => {
     const repo = gitRepo(t);
     const env = envWithLore(t);

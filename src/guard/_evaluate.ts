@@ -190,14 +190,22 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   const [committed, change] = kept.sides as [GitRecords, GitRecords];
   failOnProblems(committed.problems);
   const context = { ...(await gitContext), ...(head === undefined ? {} : { turnsAtHead: head.turns }) };
-  if ('index' in changeAt && !committed.exists && !change.exists) {
+  const changeProblems = change.problems.filter((p) => p.severity === 'error');
+  // While no prohibition is committed or staged, the working tree's apply: the first commits after
+  // lore init, and a first commit that stages only part of .knowledge/ (its config.yaml, say),
+  // which must not leave every later commit checked against no rule at all.
+  if ('index' in changeAt && kept.rules.table.origin.length === 0) {
     const uncommitted = await uncommittedStore(where.cwd, where.env);
-    if (uncommitted !== undefined) {
+    if (uncommitted !== undefined && !committed.exists && !change.exists) {
       const split = splitRules(uncommitted, change);
-      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems: [], notes: [UNCOMMITTED_NOTE] };
+      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_NOTE] };
+    }
+    if (uncommitted !== undefined && uncommitted.records.length > 0) {
+      const split = splitRules({ ...committed, records: [...committed.records, ...uncommitted.records] }, change);
+      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_RULES_NOTE] };
     }
   }
-  return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems: change.problems.filter((p) => p.severity === 'error'), notes: [] };
+  return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes: [] };
 }
 
 /** Both sides' prohibitions, unioned into one rule table, and the sides without them. */
@@ -228,6 +236,7 @@ function withSourceRules<R extends StoreRecord>(own: readonly R[], fromSources: 
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';
+const UNCOMMITTED_RULES_NOTE = "no prohibition is committed or staged: the working tree's apply (commit .knowledge/knowledge/prohibitions/ so that they apply for everyone, and in CI)";
 
 /**
  * The prohibitions of a `.knowledge/` that is neither committed nor staged: the first commits
