@@ -9,7 +9,9 @@ import { describe, it } from 'node:test';
 import { checksum } from '../src/fs/checksum.js';
 import { lore, loreJson } from './helpers/cli.js';
 import { envWithLore, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
-import { gitSync, tempDir, writeFiles } from './helpers/temp.js';
+import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
+import { checkStaged } from '../src/guard/check.js';
+import { prestartStagedChange } from '../src/guard/staged-change.js';
 
 // Built at run time, so this repository's own guard never sees an AWS key id in its source.
 const AWS_KEY = ['AKIA', 'IOSFODNN7', 'EXAMPLE'].join('');
@@ -63,6 +65,24 @@ async function rangeFindings(repo: string, env?: NodeJS.ProcessEnv): Promise<{ c
 const summary = (findings: readonly Finding[]): Array<[string, string, number | undefined]> => findings.map((f) => [f.entryId, f.path, f.line]);
 
 describe('the commit guard, against attempts to hide a change', () => {
+  it('refuses a staged change whose index was written while the check ran (a git add during git commit)', async (t) => {
+    const { repo } = await setup(t);
+    writeFiles(repo, { 'ok.txt': 'clean\n', 'f.txt': `key ${AWS_KEY}\n` });
+    gitSync(repo, ['add', 'ok.txt']);
+    // As in a hook: git names the index it commits from, and the check starts reading at once.
+    const env = testEnv({ GIT_INDEX_FILE: '.git/index' });
+    void prestartStagedChange(repo, env);
+    gitSync(repo, ['add', 'f.txt']);
+    await assert.rejects(checkStaged({ cwd: repo, env }), {
+      code: 'CONFLICT',
+      message: 'the staged change changed while lore checked it (the index was written meanwhile: a git add, or another hook)',
+      hint: 'run git commit again: lore checks the staged change as it is then',
+    });
+    // Checked again, the index as it is now: the key blocks.
+    const again = await checkStaged({ cwd: repo, env });
+    assert.deepEqual([again.blocked, summary(again.outcome.active)], [true, [['pro-aws-key', 'f.txt', 1]]]);
+  });
+
   it('reads a file whatever .gitattributes says about it: binary, -diff, a diff driver with textconv', async (t) => {
     const { repo, env } = await setup(t);
     gitSync(repo, ['config', 'diff.hide.textconv', 'true']);

@@ -3,6 +3,8 @@
 // explicit flags and NUL-separated output, and blobs read raw through `cat-file --batch`: no
 // textconv, external diff, attribute or user setting changes what the guard sees.
 import { isUtf8 } from 'node:buffer';
+import { lstatSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { LoreError } from '../errors.js';
 import { git, gitBytes, type GitOptions } from '../git/exec.js';
 import { readBlobsCapped, type BlobRead } from '../git/objects.js';
@@ -50,6 +52,32 @@ export type StagedHeads = Pick<StagedRead, 'paths'> & Pick<BlobRead, 'looks'>;
 export interface StagedStart {
   heads: Promise<StagedHeads>;
   read: Promise<StagedRead>;
+  /** The stamp of the index the commit is made from (indexStamp), taken before git read it. */
+  index: string | undefined;
+}
+
+/**
+ * The stamp (size, times, inode) of the index a commit is made from: GIT_INDEX_FILE, which git sets
+ * for the pre-commit hook (relative to the top level); undefined without it (not in a commit). For
+ * a plain `git commit`, git lets go of the index before the hook and reads it again after it: a
+ * `git add` meanwhile would commit what the check never saw, and changes this stamp.
+ */
+export function indexStamp(options: GitOptions): string | undefined {
+  const file = (options.env ?? process.env).GIT_INDEX_FILE;
+  if (file === undefined || file === '') return undefined;
+  try {
+    const info = lstatSync(resolve(options.cwd, file), { bigint: true });
+    return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** Whether another git process is writing that index right now (its .lock exists: a git add under way). */
+export function indexLocked(options: GitOptions): boolean {
+  const file = (options.env ?? process.env).GIT_INDEX_FILE;
+  if (file === undefined || file === '') return false;
+  return lstatSync(`${resolve(options.cwd, file)}.lock`, { throwIfNoEntry: false }) !== undefined;
 }
 
 async function emptyTree(options: GitOptions): Promise<string> {
@@ -64,6 +92,7 @@ async function emptyTree(options: GitOptions): Promise<string> {
  * failed): what the read waits for from then on is git reading the blobs.
  */
 export function startStagedRead(options: GitOptions): StagedStart & { listed: Promise<unknown> } {
+  const index = indexStamp(options);
   const all = (async (): Promise<RawChange[]> => {
     let raw: string;
     try {
@@ -86,13 +115,13 @@ export function startStagedRead(options: GitOptions): StagedStart & { listed: Pr
   const heads = Promise.all([paths, Promise.race([looks, blobs.then((read) => read.looks)])]).then(([paths, looks]) => ({ paths, looks }));
   const read = Promise.all([listed, blobs, paths]).then(([changes, read, paths]) => ({ changes, paths, read }));
   // readBlobsCapped has written the ids to cat-file in a reaction to `ids`, which came first.
-  return { listed: ids.then(() => undefined, () => undefined), heads, read };
+  return { listed: ids.then(() => undefined, () => undefined), heads, read, index };
 }
 
 /** startStagedRead without its `listed`. */
 export function readStaged(options: GitOptions): StagedStart {
-  const { heads, read } = startStagedRead(options);
-  return { heads, read };
+  const { heads, read, index } = startStagedRead(options);
+  return { heads, read, index };
 }
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {

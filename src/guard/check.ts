@@ -1,7 +1,8 @@
 // The commit guard's checks of the staged change (what `git commit` will record) and of files
 // in the working tree. Ranges of commits (CI) are in check-range.ts.
+import { LoreError } from '../errors.js';
 import type { ChangedFile } from './added-lines.js';
-import { stagedFiles } from './changes.js';
+import { indexLocked, indexStamp, stagedFiles } from './changes.js';
 import { isGuardPath, RULE_TREES_AT_HEAD } from './hook-git.js';
 import { stagedRead } from './staged-change.js';
 import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
@@ -11,7 +12,7 @@ import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } fro
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const top = await repoRoot(options);
   const where = { cwd: top.root, env: options.env };
-  const { heads, read } = stagedRead(where);
+  const { heads, read, index } = stagedRead(where);
   // A change that names no rule file leaves the index's rules as HEAD has them: git's answers for
   // the rule folders at HEAD identify both sides. They come before the staged blobs, so the rules
   // are read (or parsed, when cold) while git is still reading the change.
@@ -32,6 +33,12 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader((finding) => ({ key: finding.path, read: async () => staged.read.blobs.get(blobOf.get(finding.path) ?? '') })),
   });
+  // The index git will commit from must be the one read: refused (exit 2, the commit blocked) when
+  // it was written meanwhile or is being written now. What is written after this look, before git
+  // reads it again (the few milliseconds until this process exits), only CI's range check sees.
+  if (indexStamp(where) !== index || indexLocked(where)) {
+    throw new LoreError('CONFLICT', 'the staged change changed while lore checked it (the index was written meanwhile: a git add, or another hook)', { hint: 'run git commit again: lore checks the staged change as it is then' });
+  }
   return { mode: 'staged', root: top.root, ...result };
 }
 
