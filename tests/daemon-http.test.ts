@@ -218,3 +218,12 @@ test("a path the input names must be the repository's own: 400, and nothing writ
   assert.equal(inside.status, 200, await inside.clone().text());
   assert.ok(existsSync(join(root, 'context.json')));
 });
+
+test('a kind named like a built-in object key (__proto__, constructor) is an unknown kind: 400, not a crash', async (t) => {
+  const { get } = await app(t);
+  for (const kind of ['__proto__', 'constructor', 'toString']) {
+    const response = await get(`/api/records?kind=${kind}`);
+    assert.equal(response.status, 400, kind);
+    assert.equal(((await response.json()) as { error: { message: string } }).error.message, `unknown kind "${kind}"`);
+  }
+});

@@ -84,6 +84,19 @@ describe('lore graph add-entity, relate, unrelate, rm-entity', () => {
     assert.deepEqual(json.entities, [{ name: 'User DB', type: 'database', description: 'Accounts.', tags: ['sql'], properties: { engine: 'postgres' } }]);
   });
 
+  it('keeps properties named like built-in object keys (constructor, toString, __proto__) in the store and back', async (t) => {
+    const dir = tempDir(t);
+    assert.equal((await lore(['init', '--no-starter', '--store', dir], { cwd: dir })).code, 0);
+    const props = ['constructor=c', 'toString=t', '__proto__=p', 'hasOwnProperty=h', 'ok=1'].flatMap((p) => ['--prop', p]);
+    const added = await lore(['graph', 'add-entity', '--name', 'pp', '--type', 'service', ...props], { cwd: dir });
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(readFileSync(join(dir, '.knowledge/graph/entities/pp.yaml'), 'utf8'), /\nproperties:\n {2}constructor: c\n {2}toString: t\n {2}__proto__: p\n {2}hasOwnProperty: h\n {2}ok: 1\n/);
+    const { json } = await loreJson<{ entities: Array<{ properties: Record<string, unknown> }> }>(['graph', 'show', 'pp', '--depth', '0'], { cwd: dir });
+    const properties = json.entities[0]!.properties;
+    assert.deepEqual(Object.entries(properties), [['constructor', 'c'], ['toString', 't'], ['__proto__', 'p'], ['hasOwnProperty', 'h'], ['ok', 1]]);
+    assert.equal(Object.getPrototypeOf(properties), Object.prototype);
+  });
+
   it('needs a type for a new entity and names a bad --prop (usage errors)', async (t) => {
     const dir = system(t);
     assert.deepEqual(await lore(['graph', 'add-entity', '--name', 'Queue'], { cwd: dir }), { code: 1, stdout: '', stderr: 'error: invalid entity: type is required: there is no entity named "Queue", so this entry adds one, and a new entity needs a type\n<update>: error: type is required: there is no entity named "Queue", so this entry adds one, and a new entity needs a type\n' });

@@ -18,12 +18,13 @@ export function orderKeys(value: unknown, schema: JsonSchema | undefined, root: 
   const properties = objectSchema?.properties ?? {};
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(properties)) {
-    if (key in record && record[key] !== undefined) out[key] = orderKeys(record[key], properties[key], root);
-  }
-  for (const key of Object.keys(record)) {
-    if (!(key in properties) && record[key] !== undefined) out[key] = orderKeys(record[key], undefined, root);
-  }
+  // Own keys only, each defined, never assigned: a property named constructor, toString or
+  // __proto__ (a graph entity's, say) is data like any other, neither skipped nor a prototype.
+  const put = (key: string, schemaOf: JsonSchema | undefined): void => {
+    if (record[key] !== undefined) Object.defineProperty(out, key, { value: orderKeys(record[key], schemaOf, root), enumerable: true, writable: true, configurable: true });
+  };
+  for (const key of Object.keys(properties)) if (Object.hasOwn(record, key)) put(key, properties[key]);
+  for (const key of Object.keys(record)) if (!Object.hasOwn(properties, key)) put(key, undefined);
   return out;
 }
 

@@ -37,7 +37,8 @@ export function parseProps(items: readonly string[]): Record<string, JsonValue> 
     } catch {
       value = raw;
     }
-    props[item.slice(0, at)] = value;
+    // Defined, not assigned: --prop __proto__=... is a property like any other.
+    Object.defineProperty(props, item.slice(0, at), { value, enumerable: true, writable: true, configurable: true });
   }
   return props;
 }

@@ -4,22 +4,23 @@ import { NO_USAGE, type UsageStats } from '../../knowledge/stats.js';
 import { ENTRY_KINDS, KINDS, RECORD_KINDS, type RecordKindName } from '../../store/layout.js';
 import type { StoreRecord } from '../../store/read.js';
 
-const KIND_WORDS: Record<string, readonly RecordKindName[]> = {
-  entries: ENTRY_KINDS,
-  knowledge: ENTRY_KINDS,
-  graph: ['entity'],
-};
+// A Map: a word a caller types (constructor, __proto__) is never an object's inherited key.
+const KIND_WORDS = new Map<string, readonly RecordKindName[]>([
+  ['entries', ENTRY_KINDS],
+  ['knowledge', ENTRY_KINDS],
+  ['graph', ['entity']],
+]);
 for (const kind of RECORD_KINDS) {
-  KIND_WORDS[kind] = [kind];
+  KIND_WORDS.set(kind, [kind]);
   const last = KINDS[kind].label.split(' ').pop()!;
-  if (last !== 'records') KIND_WORDS[last] ??= [kind];
-  KIND_WORDS[`${kind}s`] ??= [kind];
+  if (last !== 'records' && !KIND_WORDS.has(last)) KIND_WORDS.set(last, [kind]);
+  if (!KIND_WORDS.has(`${kind}s`)) KIND_WORDS.set(`${kind}s`, [kind]);
 }
 
 /** The record kinds a word names: `prohibitions`, `gates`, `entries`, ... */
 export function kindsFor(word: string): readonly RecordKindName[] {
-  const kinds = KIND_WORDS[word.toLowerCase()];
-  if (kinds === undefined) throw new UsageError(`unknown kind "${word}"`, `kinds: ${Object.keys(KIND_WORDS).filter((w) => w.endsWith('s') || w === 'pending' || w === 'knowledge' || w === 'graph').join(', ')}`);
+  const kinds = KIND_WORDS.get(word.toLowerCase());
+  if (kinds === undefined) throw new UsageError(`unknown kind "${word}"`, `kinds: ${[...KIND_WORDS.keys()].filter((w) => w.endsWith('s') || w === 'pending' || w === 'knowledge' || w === 'graph').join(', ')}`);
   return kinds;
 }
 
