@@ -1,7 +1,7 @@
 // The daemon's HTTP handlers, called as functions of Request → Response (no port): every
 // refusal the issue lists, the operations' doors, the error shapes, the schemas, the UI's headers.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -226,4 +226,33 @@ test('a kind named like a built-in object key (__proto__, constructor) is an unk
     assert.equal(response.status, 400, kind);
     assert.equal(((await response.json()) as { error: { message: string } }).error.message, `unknown kind "${kind}"`);
   }
+});
+
+test('a write the store could not read back is refused before anything is written: too deep, too large', async (t) => {
+  const { root, post } = await app(t);
+  const nested = (depth: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  // The entity's value: the record (1), properties (2) and 30 arrays from p's hold a leaf at the limit, 32.
+  const atLimit = await post('/api/ops/graph.add_entity', { name: 'deep', type: 'service', properties: { p: nested(30) } });
+  assert.equal(atLimit.status, 200, await atLimit.clone().text());
+  const tooDeep = await post('/api/ops/graph.add_entity', { name: 'deeper', type: 'service', properties: { p: nested(31) } });
+  assert.equal(tooDeep.status, 422);
+  assert.deepEqual(await tooDeep.json(), { error: { code: 'INVALID_RECORD', message: 'refusing to write .knowledge/graph/entities/deeper.yaml: the record is invalid', problems: [{ severity: 'error', file: '.knowledge/graph/entities/deeper.yaml', message: 'the value is nested more than 32 levels deep (the limit, limits.max_depth)' }] } });
+  const huge = await post('/api/ops/entry.add', { type: 'recommendation', entry: { title: 'Huge', description: 'word '.repeat(220_000) } });
+  assert.equal(huge.status, 422);
+  assert.match(((await huge.json()) as { error: { problems: Array<{ message: string }> } }).error.problems[0]!.message, /^the file would be \d{7} bytes, over the limit of 1048576 bytes \(limits\.max_file_bytes in config\.yaml\): lore could not read it back$/);
+  // An input deeper than any record could be is refused as such, not a crash.
+  const abyss = await post('/api/ops/graph.add_entity', `{"name":"abyss","type":"service","properties":{"p":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+  assert.equal(abyss.status, 400);
+  assert.equal(((await abyss.json()) as { error: { message: string } }).error.message, 'the input of graph.add_entity is nested more than 128 levels deep');
+  // Nothing of the refused writes is on disk, and the graph still reads.
+  assert.deepEqual(readdirSync(join(root, '.knowledge/graph/entities')), ['deep.yaml']);
+  assert.equal(existsSync(join(root, '.knowledge/knowledge/recommendations/rec-huge.yaml')), false);
+  const shown = await post('/api/ops/graph.add_entity', { name: 'api', type: 'service' });
+  assert.equal(shown.status, 200, await shown.clone().text());
+  const validated = await lore(['validate'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  assert.equal(validated.code, 0, validated.stdout + validated.stderr);
 });

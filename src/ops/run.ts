@@ -4,8 +4,15 @@ import { LoreError } from '../errors.js';
 import { opSchemaPath } from '../schema/schemas.js';
 import { validateAgainstFile } from '../schema/validate.js';
 import { suggest } from '../schema/suggest.js';
+import { tooDeep } from '../store/parse.js';
 import type { OpContext } from './_define.js';
 import { findOp, OPS } from './registry.js';
+
+/**
+ * How deep an input may nest: far deeper than any record may (limits.max_depth, 32 by default),
+ * far shallower than what would exhaust the stack of the code that walks a value.
+ */
+export const MAX_INPUT_DEPTH = 128;
 
 export interface RunOptions {
   /** Also check the output against the output schema (tests, and adapters that publish it). */
@@ -25,6 +32,7 @@ export async function runOp(name: string, input: unknown, ctx: OpContext, option
     const hint = suggest(name, OPS.map((op) => op.name));
     throw new LoreError('USAGE', `no operation named ${JSON.stringify(name)}`, { hint: hint === undefined ? 'lore mcp lists the operations as tools' : `did you mean ${hint}?` });
   }
+  if (tooDeep(input, MAX_INPUT_DEPTH)) throw new LoreError('USAGE', `the input of ${name} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
   const issues = validateAgainstFile(opSchemaPath(name, 'input'), input);
   if (issues.length > 0) {
     throw new LoreError('USAGE', `the input of ${name} is invalid`, { problems: issues.map((issue) => ({ severity: 'error', file: `${name} input`, pointer: issue.pointer, message: issue.message })) });

@@ -43,7 +43,7 @@ export function formatOf(file: string): TextFormat {
 }
 
 /** Whether a value nests deeper than `limit`, walking iteratively (no stack to overflow). */
-function tooDeep(value: unknown, limit: number): boolean {
+export function tooDeep(value: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;

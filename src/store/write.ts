@@ -6,6 +6,8 @@ import { loadSchema } from '../schema/schemas.js';
 import { validateAgainst } from '../schema/validate.js';
 import { readTextIfExists } from '../fs/read-text.js';
 import { toCanonicalYaml } from './canonical.js';
+import { depthMessage } from './json-text.js';
+import { tooDeep } from './parse.js';
 import { displayPath, KINDS, knowledgeDir, recordPath, schemaComment, type RecordKindName } from './layout.js';
 import { RECORD_EXTENSIONS } from './record-files.js';
 import { checkRecord } from './rules.js';
@@ -56,9 +58,16 @@ export async function putRecord(tx: StoreTransaction, kind: RecordKindName, valu
   const id = options.id ?? recordId(kind, value);
   const path = recordPath(root, kind, id);
   const file = displayPath(root, path);
+  // Within the limits the file will be read under: a record lore could not read back is never written.
+  const limits = await tx.limits();
+  if (tooDeep(value, limits.max_depth)) throw new ValidationError(`refusing to write ${file}: the record is invalid`, [{ severity: 'error', file, message: depthMessage(limits.max_depth) }]);
   const problems = checkValue(kind, value, id, file);
   if (problems.length > 0) throw new ValidationError(`refusing to write ${file}: the record is invalid`, problems);
   const text = renderRecord(kind, value);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limits.max_file_bytes) {
+    throw new ValidationError(`refusing to write ${file}: the record is invalid`, [{ severity: 'error', file, message: `the file would be ${bytes} bytes, over the limit of ${limits.max_file_bytes} bytes (limits.max_file_bytes in config.yaml): lore could not read it back` }]);
+  }
   const existing = await current(tx, path);
   if (existing === text) return { file, status: 'unchanged' };
   tx.write(path, text);
