@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OPS } from '../src/ops/registry.js';
-import { lore } from './helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { LORE_BIN, lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { firstText, mcpClient } from './helpers/mcp.js';
-import { gitRepo, tempDir, tempStore } from './helpers/temp.js';
+import { gitRepo, tempDir, tempStore, testEnv } from './helpers/temp.js';
 
 const STORE = {
   '.knowledge/config.yaml': 'version: 1\nproject: shop\n',
@@ -113,6 +114,56 @@ describe('lore mcp', () => {
     assert.match(firstText(all), /^error: the answer of record\.list is \d{6} characters, over the 100000 a tool may return\nhint: narrow the request: a budget, a limit, a filter, a kind$/);
     const one = await client.callTool({ name: 'record_show', arguments: { id: 'rec-7' } });
     assert.equal(one.isError, undefined);
+  });
+
+  it('answers a write whose answer is over 100,000 characters as done, its longest texts cut, never as an error', async (t) => {
+    const root = tempStore(t, STORE);
+    const { client } = await mcpClient(t, root);
+    const description = 'word '.repeat(30_000);
+    const added = await client.callTool({ name: 'entry_add', arguments: { type: 'recommendation', entry: { id: 'rec-big-answer', title: 'A long one', description } } });
+    assert.equal(added.isError, undefined, firstText(added));
+    const content = added.content as Array<{ text: string }>;
+    assert.ok(content[0]!.text.length <= 100_000, `${content[0]!.text.length} characters`);
+    assert.match(content[1]!.text, /^entry\.add was done; the answer of entry\.add is \d{6} characters, over the 100000 a tool may return, so its 1 longest texts end cut, with "…"$/);
+    const structured = added.structuredContent as { id: string; entry: { description: string } };
+    assert.equal(structured.id, 'rec-big-answer');
+    assert.ok(structured.entry.description.endsWith('…') && description.startsWith(structured.entry.description.slice(0, -1)));
+    // The whole text is on disk, once.
+    const shown = await lore(['show', 'rec-big-answer', '--json'], { cwd: root });
+    const stored = (JSON.parse(shown.stdout) as { value: { description: string } }).value.description;
+    assert.ok(stored === description, `${stored.length} characters stored, ${description.length} sent`);
+  });
+
+  it('reads a message of 12 MiB and answers it; one over 40 MiB closes the connection, saying why on stderr', async (t) => {
+    const child = spawn(process.execPath, [LORE_BIN, 'mcp'], { cwd: tempStore(t, STORE), env: testEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    t.after(() => child.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The last message is still being written when the server closes: the pipe then breaks.
+    child.stdin.on('error', () => undefined);
+    const send = (message: object | string) => child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+    const answer = async (id: number): Promise<{ result?: { isError?: boolean; content: Array<{ text: string }> } }> => {
+      for (;;) {
+        const found = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { id?: number }).find((message) => message.id === id);
+        if (found !== undefined) return found as never;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await answer(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'store_status', arguments: { pad: 'x'.repeat(12 * 1024 * 1024) } } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'store_status', arguments: {} } });
+    const big = await answer(2);
+    assert.equal(big.result?.isError, true);
+    assert.match(big.result!.content[0]!.text, /^error: the input of store\.status is invalid\n/);
+    assert.equal((await answer(3)).result?.isError, undefined);
+    send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"store_status","arguments":{"pad":"${'x'.repeat(41 * 1024 * 1024)}"}}}`);
+    assert.equal(await exited, 0);
+    assert.match(stderr, /^lore mcp: ReadBuffer exceeded maximum size of 41943040 bytes$/m);
   });
 
   it('sees what another process writes while it runs', async (t) => {

@@ -17,6 +17,53 @@ import { toolError } from './_errors.js';
 /** The most characters a tool answer may hold (about 25,000 tokens); a larger one asks to narrow it. */
 export const MAX_ANSWER_CHARS = 100_000;
 
+/**
+ * The largest message the server reads: an input of 16 MiB (a review for learning.capture_review,
+ * as the HTTP API's body cap) as a JSON string, its escapes included. The SDK's default is 10 MiB.
+ * A larger message closes the connection (the SDK cannot find where the next one starts), said
+ * on stderr.
+ */
+export const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
+
+/**
+ * `value` with every string longer than some length cut to it (and "…"), the length the largest
+ * that brings its JSON within `max` characters; undefined when even cutting to 64 does not.
+ */
+export function cutLongStrings(value: unknown, max: number): { value: unknown; text: string; cut: number } | undefined {
+  const cutTo = (at: number): { value: unknown; cut: number } => {
+    let cut = 0;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        if (v.length <= at) return v;
+        cut++;
+        return `${v.slice(0, at)}…`;
+      }
+      if (Array.isArray(v)) return v.map(walk);
+      if (v === null || typeof v !== 'object') return v;
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(v)) Object.defineProperty(out, key, { value: walk(item), enumerable: true, writable: true, configurable: true });
+      return out;
+    };
+    return { value: walk(value), cut };
+  };
+  let low = 64;
+  let high = JSON.stringify(value).length;
+  const fits = (at: number): { value: unknown; text: string; cut: number } | undefined => {
+    const made = cutTo(at);
+    const text = JSON.stringify(made.value);
+    return text.length <= max ? { ...made, text } : undefined;
+  };
+  let best = fits(low);
+  if (best === undefined) return undefined;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const tried = fits(mid);
+    if (tried === undefined) high = mid - 1;
+    else [low, best] = [mid, tried];
+  }
+  return best;
+}
+
 export interface McpOptions {
   cwd: string;
   store?: string | undefined;
@@ -118,7 +165,16 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       const output = await runOp(tool.op.name, request.params.arguments ?? {}, { ws, note: (text) => notes.push(text), progress: () => undefined, confined: true });
       const text = JSON.stringify(output);
       if (text.length > MAX_ANSWER_CHARS) {
-        return toolError(new LoreError('TOO_LARGE', `the answer of ${tool.op.name} is ${text.length} characters, over the ${MAX_ANSWER_CHARS} a tool may return`, { hint: 'narrow the request: a budget, a limit, a filter, a kind' }));
+        const over = `the answer of ${tool.op.name} is ${text.length} characters, over the ${MAX_ANSWER_CHARS} a tool may return`;
+        if (tool.op.readOnly) return toolError(new LoreError('TOO_LARGE', over, { hint: 'narrow the request: a budget, a limit, a filter, a kind' }));
+        // A change is made whatever its answer: an error here would have the caller do it again.
+        // Its answer comes with its longest texts cut instead (still within the output schema).
+        const cut = cutLongStrings(output, MAX_ANSWER_CHARS);
+        if (cut === undefined) return toolError(new LoreError('TOO_LARGE', `${tool.op.name} was done, but ${over}`, { hint: 'do not repeat it: read what it wrote with the read tools (record_show, record_list)' }));
+        return {
+          content: [{ type: 'text' as const, text: cut.text }, { type: 'text' as const, text: `${tool.op.name} was done; ${over}, so its ${cut.cut} longest texts end cut, with "…"` }, ...notes.map((note) => ({ type: 'text' as const, text: note }))],
+          structuredContent: (tool.wrapped ? { result: cut.value } : cut.value) as Record<string, unknown>,
+        };
       }
       return {
         content: [{ type: 'text' as const, text }, ...notes.map((note) => ({ type: 'text' as const, text: note }))],
@@ -162,7 +218,8 @@ export async function serveMcp(options: McpOptions): Promise<void> {
 
   const root = await ws.root().catch(() => undefined);
   const watcher = root === undefined ? undefined : watchStore(ws, root, options.log);
-  const transport = new StdioServerTransport(options.stdin as never, options.stdout as never);
+  const transport = new StdioServerTransport(options.stdin as never, options.stdout as never, { maxBufferSize: MAX_MESSAGE_BYTES });
+  server.onerror = (error) => options.log(`lore mcp: ${error.message}`);
   await server.connect(transport);
   await new Promise<void>((resolve) => {
     server.onclose = () => resolve();
