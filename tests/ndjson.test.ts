@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,24 @@ describe('the NDJSON engine', () => {
     const after = await replayLog(file);
     assert.ok(after.records.has('after-crash'));
     assert.equal(after.records.size, replay.records.size + 1);
+  });
+
+  it('never leaves a line cut short when the system writes only part of an append: the log is as it was, and the append fails', async (t) => {
+    const file = join(tempDir(t), 'log.ndjson');
+    // 8,000 bytes of whole lines; the worker's line does not fit under a file size limit of 8 KiB.
+    const before = Array.from({ length: 80 }, (_, i) => line(`r-${i}`, '2026-01-01T00:00:00.000Z', { pad: 'y'.repeat(100 - 60 - String(i).length) })).join('');
+    writeFileSync(file, before);
+    assert.equal(before.length, 8000);
+    const limited = spawnSync('bash', ['-c', 'ulimit -f 8 && exec "$0" "$@"', process.execPath, WORKER, file, '1', 'big'], { encoding: 'utf8' });
+    assert.notEqual(limited.status, 0);
+    assert.match(limited.stderr, /could not append to .*log\.ndjson: EFBIG: file too large/);
+    assert.doesNotMatch(limited.stdout, /ack/);
+    assert.equal(readFileSync(file, 'utf8'), before);
+    // Without the limit, the same append lands whole.
+    assert.equal(await runWorker(file, 1, 'big'), 0);
+    const { problems } = await readLog(file);
+    assert.deepEqual(problems, []);
+    assert.equal(readFileSync(file, 'utf8').split('\n').length, 82);
   });
 
   it('reports a torn last line, skips it, and appends the next record on a fresh line', async (t) => {

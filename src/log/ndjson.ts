@@ -179,8 +179,21 @@ async function appendUnlocked(file: string, records: readonly object[], shown: s
     const { size } = await handle.stat();
     // A torn last line (a crash mid-append) must not swallow the first new record.
     const prefix = (await endsWithNewline(handle, size)) ? '' : '\n';
-    await handle.write(`${prefix}${lines.join('\n')}\n`);
-    await handle.sync();
+    const bytes = Buffer.from(`${prefix}${lines.join('\n')}\n`);
+    try {
+      // One write, unless the system writes less than asked (a disk filling up, a file size limit):
+      // then the rest, and an error for what cannot be written.
+      for (let written = 0; written < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        if (bytesWritten === 0) throw new Error('nothing more could be written');
+        written += bytesWritten;
+      }
+      await handle.sync();
+    } catch (error) {
+      // Never a line cut short: the log goes back to what it was before this append.
+      await handle.truncate(size).then(() => handle.sync()).catch(() => undefined);
+      throw new LoreError('IO', `could not append to ${shown}: ${(error as Error).message}`, { cause: error });
+    }
   } finally {
     await handle.close();
   }
