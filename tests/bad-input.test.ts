@@ -10,10 +10,11 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { isValidId } from '../src/store/ids.js';
 import { parseText } from '../src/store/parse.js';
-import { inProcess, LORE_BIN } from './helpers/cli.js';
+import { codeFrame } from '../src/store/text-position.js';
+import { inProcess, lore as loreProcess, LORE_BIN } from './helpers/cli.js';
 import { DAG_LOG, dagStore, node } from './helpers/dag.js';
 import { configYaml, entry, entryFiles, knowledgeStore } from './helpers/knowledge.js';
-import { gitRepo, gitSync, tempDir, tempStore, testEnv } from './helpers/temp.js';
+import { gitRepo, gitSync, tempDir, tempStore, testEnv, writeFiles } from './helpers/temp.js';
 
 const { lore, loreJson } = inProcess;
 
@@ -284,5 +285,33 @@ describe('Windows device names', () => {
       assert.deepEqual(result, { code: 0, stdout: `added entity "${name}" (service)\nwrote .knowledge/graph/entities/${name.toLowerCase()}-${hash(name)}.yaml\n`, stderr: '' });
     }
     assert.deepEqual((await loreJson<{ entities: Array<{ name: string }> }>(['graph', 'show'], { cwd: root })).json.entities.map((e) => e.name), ['Con', 'nul']);
+  });
+});
+
+describe('code frames of long lines', () => {
+  it('show 120 characters around the column, the caret under it, whatever the length of the line', () => {
+    const line = `${'a'.repeat(300_000)}BAD${'b'.repeat(300_000)}`;
+    const text = `first\n${line}\nlast\n`;
+    assert.equal(codeFrame(text, 2, 300_001, 3), [
+      '  1 | first',
+      `> 2 | ...${'a'.repeat(40)}BAD${'b'.repeat(71)}...`,
+      `    | ${' '.repeat(43)}^^^`,
+    ].join('\n'));
+    // Near the start of the line, and at its end.
+    assert.equal(codeFrame(text, 2, 5), ['  1 | first', `> 2 | ${'a'.repeat(117)}...`, '    |     ^'].join('\n'));
+    assert.equal(codeFrame(text, 2, 600_004), ['  1 | first', `> 2 | ...${'b'.repeat(117)}`, `    | ${' '.repeat(120)}^`].join('\n'));
+  });
+
+  it('keep validate within memory for a record of 42,000 unknown fields on one line', async (t) => {
+    const root = tempStore(t, { '.knowledge/config.yaml': 'version: 1\n' });
+    const value: Record<string, unknown> = { id: 'rec-z', type: 'recommendation', title: 'Z', description: 'z', scope: 'global', keywords: [], priority: 'medium', source: 'manual', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', createdBy: 'x', enabled: true };
+    for (let i = 0; i < 42_000; i++) value[`u${i}`] = 1;
+    writeFiles(root, { '.knowledge/knowledge/recommendations/rec-z.json': JSON.stringify(value) });
+    // A process of its own, its heap capped: before, the frames took 4 GB and V8 gave up.
+    const result = await loreProcess(['validate', '--json'], { cwd: root, env: testEnv({ NODE_OPTIONS: '--max-old-space-size=512' }) });
+    assert.equal(result.code, 1, result.stderr.slice(0, 2000));
+    const problems = (JSON.parse(result.stdout) as { problems: Array<{ message: string; frame: string }> }).problems;
+    assert.equal(problems.length, 42_000);
+    assert.ok(problems.every((p) => p.frame.length < 600));
   });
 });

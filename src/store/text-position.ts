@@ -30,10 +30,25 @@ export function lineColumn(text: string, offset: number): LineColumn {
   return lineColumns(text, [offset]).get(offset)!;
 }
 
-function lineText(text: string, start: number): string {
-  const end = text.indexOf('\n', start);
-  const content = text.slice(start, end === -1 ? text.length : end);
-  return content.endsWith('\r') ? content.slice(0, -1) : content;
+/** How many characters of a line a frame shows; a longer line is shown around the column, cut with "...". */
+const SHOWN = 120;
+
+/**
+ * The part of the line starting at `start` that a frame shows, and where `column` (1-based) falls
+ * in it. Only that part is copied: a frame of a line of megabytes costs what a short one does.
+ */
+function shownLine(text: string, start: number, column: number): { content: string; column: number } {
+  let end = text.indexOf('\n', start);
+  if (end === -1) end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  const length = end - start;
+  if (length <= SHOWN) return { content: text.slice(start, end).replace(/\t/g, ' '), column };
+  // Up to 40 characters before the column, the rest after it; "..." where the line goes on.
+  const from = Math.max(0, Math.min(column - 1 - 40, length - (SHOWN - 3)));
+  const head = from > 0 ? '...' : '';
+  const to = from + SHOWN - head.length >= length ? length : from + SHOWN - head.length - 3;
+  const tail = to < length ? '...' : '';
+  return { content: `${head}${text.slice(start + from, start + to).replace(/\t/g, ' ')}${tail}`, column: column - from + head.length };
 }
 
 /**
@@ -44,13 +59,10 @@ export function frameAt(text: string, lineStart: number, line: number, column: n
   const starts = line > 1 && lineStart > 0 ? [text.lastIndexOf('\n', lineStart - 2) + 1, lineStart] : [lineStart];
   const numbers = starts.map((_, i) => line - starts.length + 1 + i + firstLine - 1);
   const gutter = String(numbers[numbers.length - 1]).length;
-  const out = starts.map((start, i) => {
-    const content = lineText(text, start).replace(/\t/g, ' ');
-    const marker = i === starts.length - 1 ? '>' : ' ';
-    return `${marker} ${String(numbers[i]).padStart(gutter)} | ${content.length > 120 ? `${content.slice(0, 117)}...` : content}`;
-  });
+  const shown = starts.map((start) => shownLine(text, start, column));
+  const out = shown.map(({ content }, i) => `${i === starts.length - 1 ? '>' : ' '} ${String(numbers[i]).padStart(gutter)} | ${content}`);
   const caretCount = Math.max(1, Math.min(width, 80));
-  out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, column - 1))}${'^'.repeat(caretCount)}`);
+  out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.min(SHOWN, Math.max(0, shown[shown.length - 1]!.column - 1)))}${'^'.repeat(caretCount)}`);
   return out.join('\n');
 }
 
