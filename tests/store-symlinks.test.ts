@@ -1,12 +1,13 @@
 // A repository is untrusted input: a symlink inside `.knowledge/` may point anywhere. lore never
 // reads or writes through one, and says which path it is.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, lutimesSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { inProcess } from './helpers/cli.js';
+import { inProcess, LORE_BIN, type CliResult } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
-import { tempDir, tempStore } from './helpers/temp.js';
+import { tempDir, tempStore, testEnv } from './helpers/temp.js';
 
 const { lore } = inProcess;
 
@@ -21,7 +22,43 @@ function outside(t: Parameters<typeof tempDir>[0]): { dir: string; file: string 
   return { dir, file };
 }
 
+/** `lore <args>` in a process of its own, its heap capped at 256 MB, killed after 20 s (code null: it hung). */
+function loreBounded(args: string[], cwd: string): Promise<CliResult & { code: number | null }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--max-old-space-size=256', LORE_BIN, ...args], { cwd, env: testEnv(), encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
 describe('symlinks inside .knowledge/', () => {
+  it('never reads a planted journal, write lock or schema copy through its link: no hang on a FIFO, no memory on /dev/zero', async (t) => {
+    const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-a', title: 'Retry uploads' })]) });
+    const fifo = join(tempDir(t, 'lore-outside-'), 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A journal: every command refuses it, naming it (opening the FIFO would wait for a writer forever).
+    const journal = join(root, '.knowledge/.journal.json');
+    symlinkSync(fifo, journal);
+    const listed = await loreBounded(['list'], root);
+    assert.equal(listed.code, 2, listed.stderr);
+    assert.match(listed.stderr, /\.knowledge\/\.journal\.json is a symbolic link/);
+    unlinkSync(journal);
+    // A write lock that is a link to /dev/zero, planted an hour ago: unreadable, stale, broken; nothing read through it.
+    const lock = join(root, '.knowledge/.write.lock');
+    symlinkSync('/dev/zero', lock);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    lutimesSync(lock, hourAgo, hourAgo);
+    const added = await loreBounded(['add', 'recommendation', '--title', 'Cap upload sizes', '--description', 'Large uploads time out.'], root);
+    assert.equal(added.code, 0, added.stderr);
+    assert.ok(existsSync(join(root, '.knowledge/knowledge/recommendations/rec-cap-upload-sizes.yaml')));
+    // A schema copy that is a link to the FIFO: validate finishes, the copies said to be out of date.
+    mkdirSync(join(root, '.knowledge/schemas'));
+    symlinkSync(fifo, join(root, '.knowledge/schemas/config.schema.json'));
+    const validated = await loreBounded(['validate'], root);
+    assert.notEqual(validated.code, null, 'validate hung');
+    assert.match(validated.stdout + validated.stderr, /the schema copies editors use are out of date/);
+  });
+
   it('are reported by lore validate, with their path, and never read', async (t) => {
     const { file } = outside(t);
     const root = tempStore(t, { ...CONFIG, ...entryFiles([entry({ id: 'rec-ok' })]) });

@@ -3,13 +3,14 @@
 // at once cannot both end up holding it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isErrno, LoreError } from '../errors.js';
 import { isRunning, thisProcess } from './process.js';
 import { assertNoSymlinkedDirs } from '../fs/no-follow.js';
+import { readCapped } from '../fs/read-text.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -33,11 +34,17 @@ export interface Holder {
   started?: string;
 }
 
+/** The most a holder file may be: a few hundred bytes are written; anything larger is not one. */
+const MAX_HOLDER_BYTES = 64 * 1024;
+
 async function readHolder(path: string): Promise<Holder | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Holder;
+    // Never through a symlink, never more than a holder is: a lock planted as a link to a device or
+    // to someone else's file is unreadable, and broken once stale.
+    const read = readCapped(path, MAX_HOLDER_BYTES);
+    return 'bytes' in read ? (JSON.parse(read.bytes.toString('utf8')) as Holder) : undefined;
   } catch {
-    return undefined; // missing, or being written this very moment
+    return undefined; // missing, a link, or being written this very moment
   }
 }
 
@@ -59,7 +66,7 @@ async function isStale(path: string, staleMs: number): Promise<Holder | 'unreada
     return Date.now() - Date.parse(holder.time) > staleMs ? holder : undefined;
   }
   try {
-    return Date.now() - (await stat(path)).mtimeMs > staleMs ? 'unreadable-stale' : undefined;
+    return Date.now() - (await lstat(path)).mtimeMs > staleMs ? 'unreadable-stale' : undefined;
   } catch {
     return undefined;
   }
@@ -84,7 +91,7 @@ export const BREAK_CLAIM = /\.lock\.break-[0-9a-z-]+$/;
 export async function breakLock(path: string, stale: Holder | 'unreadable-stale', staleMs = 30_000): Promise<'broken' | 'changed' | 'busy'> {
   let key: string;
   try {
-    key = stale === 'unreadable-stale' ? `i${(await stat(path)).ino}` : stale.nonce;
+    key = stale === 'unreadable-stale' ? `i${(await lstat(path)).ino}` : stale.nonce;
   } catch {
     return 'changed';
   }

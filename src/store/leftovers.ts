@@ -2,13 +2,13 @@
 // files it never released, a lock moved aside while being broken, the journal of an operation.
 // None of it is knowledge: the store's .gitignore keeps it out of commits, `lore validate` reports
 // it, `lore doctor --fix` removes it (under the write lock, and only what no live process owns).
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno } from '../errors.js';
 import { BREAK_CLAIM } from '../log/lock.js';
 import { isRunning } from '../log/process.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { readTextIfExists } from '../fs/read-text.js';
+import { readCapped, readTextIfExists } from '../fs/read-text.js';
 import { displayPath, knowledgeDir } from './layout.js';
 import { JOURNAL, WRITE_LOCK } from './transaction.js';
 import { byText } from '../text-order.js';
@@ -49,7 +49,10 @@ export interface Leftover {
 /** Who a lock or lock temp file names, when it can be read. */
 async function holderOf(path: string): Promise<{ pid: number; host?: string; started?: string } | undefined> {
   try {
-    const holder = JSON.parse(await readFile(path, 'utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
+    // Never through a link, never more than a holder is (a lock planted as a link to /dev/zero).
+    const read = readCapped(path, 64 * 1024);
+    if (!('bytes' in read)) return undefined;
+    const holder = JSON.parse(read.bytes.toString('utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
     if (typeof holder.pid !== 'number') return undefined;
     return { pid: holder.pid, ...(typeof holder.host === 'string' ? { host: holder.host } : {}), ...(typeof holder.started === 'string' ? { started: holder.started } : {}) };
   } catch {
@@ -80,7 +83,7 @@ async function leftoverReason(path: string, name: string, journal: boolean): Pro
 /** Finds what crashes left under `.knowledge/` (the cache folder included), oldest folders first. */
 export async function findLeftovers(root: string): Promise<Leftover[]> {
   const base = knowledgeDir(root);
-  const journal = await readFile(join(base, JOURNAL)).then(() => true, () => false);
+  const journal = await lstat(join(base, JOURNAL)).then(() => true, () => false);
   const found: Leftover[] = [];
   const walk = async (dir: string): Promise<void> => {
     let entries;

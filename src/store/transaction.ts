@@ -6,13 +6,13 @@
 // instruction leaves all of an operation's files or none of them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { fsyncDir, makeFolder, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
 import { assertNoSymlinkedDirs, assertRealDir } from '../fs/no-follow.js';
-import { readTextIfExists } from '../fs/read-text.js';
+import { readCapped } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
 import { isRunning, thisProcess } from '../log/process.js';
 import { appendVersions } from '../log/ndjson.js';
@@ -31,6 +31,8 @@ export type WriteProgress = (done: number, total: number, what: string) => void;
 /** The lock and journal files, relative to `.knowledge/`. */
 export const WRITE_LOCK = '.write.lock';
 export const JOURNAL = '.journal.json';
+/** The largest journal lore reads: one of an import of 100,000 entries is about 20 MB. */
+const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 /** Staged files carry this in their name: `.<name>.<id>.txn.tmp`. */
 const STAGED_SUFFIX = '.txn.tmp';
 
@@ -341,8 +343,11 @@ async function apply(root: string, journal: Journal, onProgress?: WriteProgress)
  */
 export async function recover(root: string): Promise<Recovery | undefined> {
   const journalPath = join(knowledgeDir(root), JOURNAL);
-  const text = await readTextIfExists(journalPath);
-  if (text === undefined) return undefined;
+  if (lstatSync(journalPath, { throwIfNoEntry: false }) === undefined) return undefined;
+  // Never through a link (readCapped: SYMLINK), never more than a journal of the largest import is.
+  const read = readCapped(journalPath, MAX_JOURNAL_BYTES);
+  if (!('bytes' in read)) throw new LoreError('IO', `cannot read .knowledge/${JOURNAL}, the record of an interrupted write: it is ${read.size} bytes, more than a journal lore writes`, { hint: 'if no lore process is running, lore doctor --fix removes it' });
+  const text = read.bytes.toString('utf8');
   let journal: Journal;
   try {
     journal = JSON.parse(text) as Journal;
@@ -367,9 +372,12 @@ export async function recover(root: string): Promise<Recovery | undefined> {
  */
 export function hasJournal(root: string): boolean {
   const path = join(knowledgeDir(root), JOURNAL);
-  if (!existsSync(path)) return false;
+  // lstat: a journal planted as a link (to /dev/stdin, to /dev/zero) is one recovery refuses, never read through.
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return false;
   try {
-    const owner = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
+    const read = readCapped(path, MAX_JOURNAL_BYTES);
+    if (!('bytes' in read)) return true;
+    const owner = JSON.parse(read.bytes.toString('utf8')) as { pid?: unknown; host?: unknown; started?: unknown };
     if (typeof owner.pid === 'number' && isRunning({ pid: owner.pid, ...(typeof owner.host === 'string' ? { host: owner.host } : {}), ...(typeof owner.started === 'string' ? { started: owner.started } : {}) }) === true) return false;
   } catch {
     // unreadable: recovery says what is wrong with it

@@ -4,6 +4,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { isErrno, type Problem } from '../errors.js';
 import { symlinkError } from '../fs/no-follow.js';
+import { readCapped } from '../fs/read-text.js';
 import { readLog } from '../log/ndjson.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 import { checkAcrossRecords } from './check.js';
@@ -129,7 +130,16 @@ async function staleSchemaCopies(root: string): Promise<Problem[]> {
     throw error;
   }
   for (const name of SCHEMA_NAMES) {
-    const [copy, current] = await Promise.all([readFile(join(dir, schemaFileName(name)), 'utf8').catch(() => ''), readFile(SCHEMAS_DIR + schemaFileName(name), 'utf8')]);
+    // The copy never through a link (a schema file planted as one to /dev/stdin would hang this), nor past 1 MiB.
+    const copy = (() => {
+      try {
+        const read = readCapped(join(dir, schemaFileName(name)), 1024 * 1024);
+        return 'bytes' in read ? read.bytes.toString('utf8') : '';
+      } catch {
+        return '';
+      }
+    })();
+    const current = await readFile(SCHEMAS_DIR + schemaFileName(name), 'utf8');
     if (copy !== current) {
       return [{ severity: 'warning', file: displayPath(root, dir), message: 'the schema copies editors use are out of date; run "lore init" to refresh them' }];
     }
