@@ -86,6 +86,25 @@ export class ValidationError extends LoreError {
 }
 
 /** Whether a value is a Node.js system error with the given code (ENOENT, EEXIST, ...). */
+/** Hints for what the system refused, by errno code. */
+const SYSTEM_HINTS: Readonly<Record<string, string>> = {
+  EACCES: 'this user may not do that there: check who owns the file and its folder (one made with sudo?)',
+  EPERM: 'this user may not do that there: check who owns the file and its folder (one made with sudo?)',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full: free some space and run it again',
+  EDQUOT: 'the disk quota is used up: free some space and run it again',
+};
+
+/**
+ * A call the system refused (a Node error with a syscall: permission, a full disk, a read-only
+ * file system) as an IO error naming the call and the path: not a bug in lore. Anything else: undefined.
+ */
+export function systemError(error: unknown): LoreError | undefined {
+  if (!isErrno(error) || typeof error.syscall !== 'string' || !/^E[A-Z]+$/.test(error.code ?? '')) return undefined;
+  const hint = Object.hasOwn(SYSTEM_HINTS, error.code!) ? SYSTEM_HINTS[error.code!] : undefined;
+  return new LoreError('IO', error.message, { cause: error, ...(hint === undefined ? {} : { hint }) });
+}
+
 export function isErrno(error: unknown, code?: string): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (code === undefined || (error as NodeJS.ErrnoException).code === code);
 }

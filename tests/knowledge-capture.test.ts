@@ -1,13 +1,15 @@
 // Learning capture and curation: capture rules, approve, reject and the rejection log, and
 // duplicate detection at capture and on demand.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { approveLearning, captureLearning, loadRejections, rejectLearning } from '../src/knowledge/capture.js';
 import { findDuplicates, jaccard, shingles, similarity } from '../src/knowledge/duplicates.js';
 import type { LearningCapture } from '../src/types.js';
-import { inProcess } from './helpers/cli.js';
+import { inProcess, LORE_BIN } from './helpers/cli.js';
+import { testEnv } from './helpers/temp.js';
 import { seeded } from './helpers/crash.js';
 import { entry, knowledgeStore } from './helpers/knowledge.js';
 
@@ -107,6 +109,29 @@ describe('approving and rejecting', () => {
     const [, updated, approved] = /updatedAt: "(\S+)"[\s\S]*approvedAt: "(\S+)"/.exec(text)!;
     assert.equal(updated, approved);
     assert.deepEqual(await lore(['approve', pendingEntry.id], { cwd: root }), { code: 2, stdout: '', stderr: 'error: no knowledge entry with id "learn-retry-with-exponential-backoff" among pending learnings\nhint: lore list entries shows every id\n' });
+  });
+
+  it("stops before its commit point when the pending file is another user's: nothing moved, no journal, the store usable", { skip: process.getuid?.() === 0 ? false : 'needs root, to run lore as another user' }, async (t) => {
+    const { root } = await knowledgeStore(t, [[pendingEntry, 'pending']]);
+    // Everything is nobody's but pending/ (made with sudo, say): nobody may not delete from it.
+    execFileSync('chown', ['-R', '65534:65534', root]);
+    execFileSync('chown', ['-R', '0:0', join(root, '.knowledge/knowledge/pending')]);
+    chmodSync(root, 0o755);
+    const asNobody = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [LORE_BIN, ...args], { cwd: root, uid: 65534, gid: 65534, env: testEnv({ HOME: root }), encoding: 'utf8' }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }));
+    });
+    const approve = await asNobody(['approve', pendingEntry.id]);
+    assert.deepEqual(approve, {
+      code: 2,
+      stdout: '',
+      stderr: `error: EACCES: permission denied, access '${join(root, '.knowledge/knowledge/pending')}'\nhint: this user may not do that there: check who owns the file and its folder (one made with sudo?)\n`,
+    });
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/pending')), ['learn-retry-with-exponential-backoff.yaml']);
+    assert.deepEqual(readdirSync(join(root, '.knowledge/knowledge/learnings')), []);
+    assert.deepEqual(readdirSync(join(root, '.knowledge')).filter((name) => name.startsWith('.journal')), []);
+    const listed = await asNobody(['list', 'pending', '--json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual((JSON.parse(listed.stdout) as Array<{ id: string }>).map((r) => r.id), [pendingEntry.id]);
   });
 
   it('refuses to approve over a learning with the same id, and keeps the pending one', async (t) => {

@@ -23,7 +23,7 @@ function outside(t: Parameters<typeof tempDir>[0]): { dir: string; file: string 
 }
 
 /** `lore <args>` in a process of its own, its heap capped at 256 MB, killed after 20 s (code null: it hung). */
-function loreBounded(args: string[], cwd: string): Promise<CliResult & { code: number | null }> {
+function loreBounded(args: string[], cwd: string): Promise<Omit<CliResult, 'code'> & { code: number | null }> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--max-old-space-size=256', LORE_BIN, ...args], { cwd, env: testEnv(), encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });

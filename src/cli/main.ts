@@ -2,7 +2,7 @@
 // where errors become exit codes (0 success, 1 a policy said no, 2 usage or operational error).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LoreError, UsageError } from '../errors.js';
+import { LoreError, systemError, UsageError } from '../errors.js';
 import { suggest } from '../schema/suggest.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CliIO, CommandContext, CommandSpec, OpCommandSpec, OptionSpec, OptionValues } from './command.js';
@@ -81,7 +81,8 @@ function parseUsageError(error: Error, spec: CommandSpec): UsageError {
   return new UsageError(error.message.replace(/\. To specify a positional argument.*$/, ''), `see lore ${spec.name} --help`);
 }
 
-function printError(error: unknown, io: CliIO, style: Style, json: boolean): number {
+function printError(thrown: unknown, io: CliIO, style: Style, json: boolean): number {
+  const error = systemError(thrown) ?? thrown;
   if (error instanceof LoreError) {
     if (json) {
       io.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }), problems: error.problems } }, null, 2)}\n`);

@@ -1,7 +1,7 @@
 // How the daemon answers what went wrong: lore's error shape (the same as `--json` errors and
 // MCP tool errors) with an HTTP status for each error code, and the notes of an operation.
 import type { Context } from 'hono';
-import { LoreError } from '../errors.js';
+import { LoreError, systemError } from '../errors.js';
 
 /** The most bytes of notes sent in the x-lore-notes header. */
 const MAX_NOTES_BYTES = 8 * 1024;
@@ -16,7 +16,8 @@ const STATUS: Partial<Record<string, Status>> = {
 };
 
 /** lore's error body (the same shape as `--json` errors and MCP tool errors). */
-export function errorBody(error: unknown): { status: Status; body: unknown } {
+export function errorBody(thrown: unknown): { status: Status; body: unknown } {
+  const error = systemError(thrown) ?? thrown;
   if (error instanceof LoreError) {
     const problems = error.problems;
     return { status: STATUS[error.code] ?? 500, body: { error: { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }), problems } } };

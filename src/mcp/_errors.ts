@@ -1,13 +1,14 @@
 // A failed tool call as MCP says it: a result with isError, carrying lore's message, the file,
 // line and field of each problem, and the hint, as text for the model and as JSON for programs.
-import { LoreError, type Problem } from '../errors.js';
+import { LoreError, systemError, type Problem } from '../errors.js';
 
 function where(problem: Problem): string {
   return [problem.file, problem.line, problem.column].filter((part) => part !== undefined).join(':');
 }
 
 /** The tool result of an error (an unexpected one is reported as a bug, with its message). */
-export function toolError(error: unknown, notes: readonly string[] = []): { isError: true; content: Array<{ type: 'text'; text: string }> } {
+export function toolError(thrown: unknown, notes: readonly string[] = []): { isError: true; content: Array<{ type: 'text'; text: string }> } {
+  const error = systemError(thrown) ?? thrown;
   const known = error instanceof LoreError;
   const message = known ? error.message : `internal error: ${(error as Error).message ?? String(error)} (a bug in lore: please report it)`;
   const lines = [`error: ${message}`];

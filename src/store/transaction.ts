@@ -6,8 +6,8 @@
 // instruction leaves all of an operation's files or none of them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
-import { lstat, open, readdir, rename, unlink } from 'node:fs/promises';
+import { constants, lstatSync } from 'node:fs';
+import { access, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { isErrno, LoreError } from '../errors.js';
 import { fsyncDir, makeFolder, unlinkDurable, writeFileAtomic } from '../fs/atomic-write.js';
@@ -230,7 +230,21 @@ async function commit(tx: StoreTransaction, operation: string, onProgress?: Writ
     await makeFolder(dir);
   }
   await writeFileAtomic(journalPath, JSON.stringify(journal));
-  await stage(writes, dirs, onProgress);
+  try {
+    await stage(writes, dirs, onProgress);
+    // Every file to delete must be one this process can delete (its folder writable: not another
+    // user's, not read-only), or the operation would stop half-way through, after its commit point.
+    for (const dir of new Set(entries.filter(([, text]) => text === null).map(([path]) => dirname(path)))) {
+      await access(dir, constants.W_OK | constants.X_OK).catch((error: unknown) => {
+        if (!isErrno(error, 'ENOENT')) throw error;
+      });
+    }
+  } catch (error) {
+    // Before the commit point nothing happened: the staged files and the plan go, as recovery would.
+    await Promise.all(writes.map((w) => unlink(w.staged).catch(() => undefined)));
+    await unlinkDurable(journalPath).catch(() => undefined);
+    throw error;
+  }
   // 3. The commit point: from here on the operation happens, whatever stops this process.
   await writeFileAtomic(journalPath, JSON.stringify({ ...journal, state: 'commit' }));
   await apply(root, { ...journal, state: 'commit' }, onProgress);
