@@ -194,7 +194,7 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   // While no prohibition is committed or staged, the working tree's apply: the first commits after
   // lore init, and a first commit that stages only part of .knowledge/ (its config.yaml, say),
   // which must not leave every later commit checked against no rule at all.
-  if ('index' in changeAt && kept.rules.table.origin.length === 0) {
+  if ('index' in changeAt && kept.rules.table.origin.length === 0 && changeProblems.length === 0) {
     const uncommitted = await uncommittedStore(where.cwd, where.env);
     if (uncommitted !== undefined && !committed.exists && !change.exists) {
       const split = splitRules(uncommitted, change);

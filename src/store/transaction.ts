@@ -16,7 +16,6 @@ import { readCapped } from '../fs/read-text.js';
 import { withLock } from '../log/lock.js';
 import { isRunning, thisProcess } from '../log/process.js';
 import { appendVersions } from '../log/ndjson.js';
-import type { LimitsConfig } from '../types.js';
 import { knowledgeDir } from './layout.js';
 
 /** How long a writer waits for another to finish before giving up (with who holds the lock). */
@@ -74,14 +73,7 @@ export class StoreTransaction {
   /** Folder → its names (listed under the write lock, so they hold until the commit), or how many lookups it had. */
   private readonly listings = new Map<string, Set<string> | number>();
 
-  private limitsRead: Promise<LimitsConfig> | undefined;
-
   constructor(readonly root: string) {}
-
-  /** The store's limits (config.yaml's, else the defaults), read once per transaction: what a write must stay within to be read back. */
-  limits(): Promise<LimitsConfig> {
-    return (this.limitsRead ??= import('./open.js').then(({ loadConfig }) => loadConfig(this.root)).then(({ config }) => config.limits));
-  }
 
   /** Stages `text` as the new content of `path` (absolute, inside `.knowledge/`). */
   write(path: string, text: string): void {

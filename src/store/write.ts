@@ -11,7 +11,9 @@ import { tooDeep } from './parse.js';
 import { displayPath, KINDS, knowledgeDir, recordPath, schemaComment, type RecordKindName } from './layout.js';
 import { RECORD_EXTENSIONS } from './record-files.js';
 import { checkRecord } from './rules.js';
+import { loadConfig } from './open.js';
 import { writeStore, type StoreTransaction } from './transaction.js';
+import type { LimitsConfig } from '../types.js';
 
 export type WriteStatus = 'created' | 'updated' | 'unchanged';
 
@@ -37,6 +39,14 @@ export function checkValue(kind: RecordKindName, value: unknown, id: string, fil
   return issues.map((issue) => ({ severity: 'error', file, pointer: issue.pointer, message: issue.message }));
 }
 
+/** The store's limits (config.yaml's, else the defaults), read once per transaction. */
+const limitsOf = new WeakMap<StoreTransaction, Promise<LimitsConfig>>();
+function transactionLimits(tx: StoreTransaction): Promise<LimitsConfig> {
+  let limits = limitsOf.get(tx);
+  if (limits === undefined) limitsOf.set(tx, (limits = loadConfig(tx.root).then(({ config }) => config.limits)));
+  return limits;
+}
+
 /** The canonical file text of a record. */
 export function renderRecord(kind: RecordKindName, value: unknown): string {
   return toCanonicalYaml(value, loadSchema(KINDS[kind].schema), schemaComment(kind));
@@ -59,7 +69,7 @@ export async function putRecord(tx: StoreTransaction, kind: RecordKindName, valu
   const path = recordPath(root, kind, id);
   const file = displayPath(root, path);
   // Within the limits the file will be read under: a record lore could not read back is never written.
-  const limits = await tx.limits();
+  const limits = await transactionLimits(tx);
   if (tooDeep(value, limits.max_depth)) throw new ValidationError(`refusing to write ${file}: the record is invalid`, [{ severity: 'error', file, message: depthMessage(limits.max_depth) }]);
   const problems = checkValue(kind, value, id, file);
   if (problems.length > 0) throw new ValidationError(`refusing to write ${file}: the record is invalid`, problems);
