@@ -27,6 +27,15 @@ describe('regular expressions from knowledge files', () => {
     assert.equal(regexProblem('(?<=a)b'), 'is not a usable regular expression: invalid named capture: `(?<=a)b` (patterns use RE2 syntax and run in linear time, so back-references and lookaround are not available)');
     assert.match(regexProblem('(unclosed')!, /^is not a usable regular expression: missing closing \)/);
   });
+
+  it('refuses a pattern whose program is over 1,000 instructions: linear time, but a factor that would hold a commit for hours', () => {
+    const huge = '(?i)(?:a|b){1000}(?:a|b){1000}(?:a|b){1000}(?:a|b){1000}Z';
+    assert.equal(regexProblem(huge), 'is not a usable regular expression: it compiles to 4003 instructions, over the 1000 lore runs (its time grows with the text times the pattern\'s size): write it shorter, with fewer or smaller repetitions');
+    assert.throws(() => compileRegex(huge), /compiles to 4003 instructions/);
+    // At the edge: .{998} is 1,000 instructions, .{999} one more.
+    assert.equal(regexProblem('.{998}'), undefined);
+    assert.match(regexProblem('.{999}')!, /compiles to 1001 instructions/);
+  });
 });
 
 describe('globs from knowledge files', () => {
