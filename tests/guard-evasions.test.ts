@@ -318,6 +318,16 @@ describe('the commit guard, against attempts to hide a change', () => {
     assert.equal(result.code, 2);
     assert.equal(result.stderr, 'error: the commit guard cannot scan a file over 64.0 MiB: huge.bin (64.0 MiB)\nhint: the guard never passes a file it has not read; keep large files out of git (Git LFS), or skip the hook visibly with LORE_SKIP=1\n');
   });
+
+  it('says a change has too many lines to scan instead of running out of memory: 9 million short lines, the heap capped at 512 MB', async (t) => {
+    const { repo } = await setup(t);
+    const lines = Buffer.from('a\n'.repeat(3_000_000));
+    for (const name of ['one.txt', 'two.txt', 'three.txt']) writeFileSync(join(repo, name), lines);
+    gitSync(repo, ['add', '-A']);
+    const result = await lore(['hook', 'pre-commit'], { cwd: repo, env: testEnv({ NODE_OPTIONS: '--max-old-space-size=512' }) });
+    assert.equal(result.code, 2, result.stderr.slice(0, 500));
+    assert.match(result.stderr, /^error: the commit guard reads at most 8,000,000 lines at once, and this change has more \((one|two|three)\.txt among them\)\nhint: the guard never passes what it has not read; commit the files in smaller parts, keep large data files out of git \(Git LFS\), or skip the hook visibly with LORE_SKIP=1\n$/);
+  });
 });
 
 describe('the commit guard, against knowledge that does not validate', () => {

@@ -124,6 +124,33 @@ export function readStaged(options: GitOptions): StagedStart {
   return { heads, read, index };
 }
 
+/**
+ * The most lines one check reads from the new versions of what a change touches: each line the
+ * guard scans is an object in memory (about 85 bytes each), so three files of 31 million short
+ * lines took 5.5 GB and V8 gave up. Over this, the check stops (TOO_LARGE), as for a file over
+ * MAX_SCAN_BYTES: it never passes what it has not read.
+ */
+export const MAX_SCAN_LINES = 8_000_000;
+
+/** What one check has read so far: files over the byte cap, and how many lines. */
+interface Scan {
+  tooLarge: Array<{ path: string; size: number }>;
+  lines: number;
+}
+
+const newScan = (): Scan => ({ tooLarge: [], lines: 0 });
+
+/** Counts the lines of `text` (the new version of `path`) against MAX_SCAN_LINES before they are split. */
+function countLines(scan: Scan, text: string, path: string): void {
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) scan.lines++;
+  scan.lines++;
+  if (scan.lines > MAX_SCAN_LINES) {
+    throw new LoreError('TOO_LARGE', `the commit guard reads at most ${MAX_SCAN_LINES.toLocaleString('en-US')} lines at once, and this change has more (${path} among them)`, {
+      hint: 'the guard never passes what it has not read; commit the files in smaller parts, keep large data files out of git (Git LFS), or skip the hook visibly with LORE_SKIP=1',
+    });
+  }
+}
+
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {
   if (tooLarge.length === 0) return;
   const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -134,10 +161,10 @@ function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>)
 }
 
 /** Text of a blob; a blob over the cap is recorded in `tooLarge`. */
-function textOf(read: BlobRead, blob: string, path: string, tooLarge: Array<{ path: string; size: number }>): string | undefined {
+function textOf(read: BlobRead, blob: string, path: string, scan: Scan): string | undefined {
   const size = read.tooLarge.get(blob);
   if (size !== undefined) {
-    tooLarge.push({ path, size });
+    scan.tooLarge.push({ path, size });
     return undefined;
   }
   // Scanned whatever the bytes: a byte that is not UTF-8 reads as U+FFFD and the rest is matched as usual.
@@ -150,13 +177,14 @@ function utf8Flag(read: BlobRead, blob: string, path: string): { notUtf8?: true 
 }
 
 /** The changed files of one diff (a commit against one parent, or the index against HEAD). */
-function filesOf(changes: readonly RawChange[], read: BlobRead, tooLarge: Array<{ path: string; size: number }>): ChangedFile[] {
+function filesOf(changes: readonly RawChange[], read: BlobRead, scan: Scan): ChangedFile[] {
   const files: ChangedFile[] = [];
   for (const change of changes) {
-    const text = textOf(read, change.newBlob, change.path, tooLarge);
+    const text = textOf(read, change.newBlob, change.path, scan);
     const old = oldBlobOf(change);
-    const before = old === undefined ? undefined : textOf(read, old, change.oldPath ?? change.path, tooLarge);
+    const before = old === undefined ? undefined : textOf(read, old, change.oldPath ?? change.path, scan);
     if (text === undefined) continue;
+    countLines(scan, text, change.path);
     files.push({
       path: change.path, ...(change.oldPath === undefined ? {} : { oldPath: change.oldPath }), status: STATUS[change.status]!, blob: change.newBlob,
       ...utf8Flag(read, change.newBlob, change.path), added: addedLines(text, before === undefined ? [] : [before]),
@@ -167,9 +195,9 @@ function filesOf(changes: readonly RawChange[], read: BlobRead, tooLarge: Array<
 
 /** The staged change as the guard scans it; throws TOO_LARGE for a file it cannot read whole. */
 export function stagedFiles(staged: StagedRead): ChangedFile[] {
-  const tooLarge: Array<{ path: string; size: number }> = [];
-  const files = filesOf(staged.changes, staged.read, tooLarge);
-  refuseTooLarge(tooLarge);
+  const scan = newScan();
+  const files = filesOf(staged.changes, staged.read, scan);
+  refuseTooLarge(scan.tooLarge);
   return files;
 }
 
@@ -192,20 +220,21 @@ export async function rangeCommits(options: GitOptions, from: string, to: string
  * What a merge introduces: the paths it changes against every parent, with the lines that no
  * parent's version holds (as often). What it takes unchanged from one parent is that parent's.
  */
-function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRead, tooLarge: Array<{ path: string; size: number }>): ChangedFile[] {
+function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRead, scan: Scan): ChangedFile[] {
   const byPath = perParent.map((changes) => new Map(changes.map((c) => [c.path, c])));
   const files: ChangedFile[] = [];
   for (const [path, first] of byPath[0]!) {
     const versions = byPath.map((m) => m.get(path));
     if (versions.some((c) => c === undefined)) continue;
-    const text = textOf(read, first.newBlob, path, tooLarge);
+    const text = textOf(read, first.newBlob, path, scan);
     const before: string[] = [];
     for (const change of versions as RawChange[]) {
       const old = oldBlobOf(change);
-      const oldText = old === undefined ? '' : textOf(read, old, change.oldPath ?? path, tooLarge);
+      const oldText = old === undefined ? '' : textOf(read, old, change.oldPath ?? path, scan);
       if (oldText !== undefined) before.push(oldText);
     }
     if (text === undefined) continue;
+    countLines(scan, text, path);
     const status: ChangeStatus = versions.every((c) => c!.status === 'A') ? 'added' : 'modified';
     files.push({ path, status, blob: first.newBlob, ...utf8Flag(read, first.newBlob, path), added: addedLines(text, before) });
   }
@@ -224,7 +253,7 @@ export async function rangeChangeSets(options: GitOptions, from: string, to: str
   const sections = parseDiffTreeOutput(output);
   const ids = sections.flatMap((s) => s.changes.filter(scannable).flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
   const read = await readBlobsCapped(options, ids, MAX_SCAN_BYTES);
-  const tooLarge: Array<{ path: string; size: number }> = [];
+  const scan = newScan();
   const changes: ChangeSet[] = [];
   let at = 0;
   for (const [k, { commit, parents }] of commits.entries()) {
@@ -233,9 +262,9 @@ export async function rangeChangeSets(options: GitOptions, from: string, to: str
     at += own.length;
     if (own.some((s) => s.commit !== commit)) throw new LoreError('GIT', `git diff-tree answered for another commit than ${commit}`);
     const perParent = own.map((s) => s.changes.filter(scannable));
-    const files = perParent.length === 1 ? filesOf(perParent[0]!, read, tooLarge) : mergeFiles(perParent, read, tooLarge);
+    const files = perParent.length === 1 ? filesOf(perParent[0]!, read, scan) : mergeFiles(perParent, read, scan);
     changes.push({ commit, files });
   }
-  refuseTooLarge(tooLarge);
+  refuseTooLarge(scan.tooLarge);
   return { commits, changes };
 }
