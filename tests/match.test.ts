@@ -62,6 +62,36 @@ describe('globs from knowledge files', () => {
   const SEED = Number(process.env.GLOB_FUZZ_SEED ?? 11);
   const NEWLINE_STAND_IN = '\u0001';
 
+  it(`match a path with a backslash wherever micromatch does, on generated pairs, and also with the backslash read as / (seed ${SEED})`, () => {
+    const random = prng(SEED + 1);
+    const misses: string[] = [];
+    let pairs = 0;
+    let matched = 0;
+    while (pairs < 3_000) {
+      const glob = generateGlob(random);
+      if (glob.startsWith('!') || glob.includes('\n') || globProblem(glob) !== undefined) continue;
+      const ours = compileGlob(glob);
+      const lazy = lazyGlobTest(glob);
+      const theirs = micromatch.matcher(glob, { dot: true });
+      for (const generated of generatePaths(random, glob, 4)) {
+        if (generated.includes('\n')) continue;
+        // A backslash in place of a separator, or inside a name: as git records a file so named on Linux.
+        const at = Math.floor(random() * (generated.length + 1));
+        const path = generated.includes('/') && random() < 0.5 ? generated.replace('/', '\\') : `${generated.slice(0, at)}\\${generated.slice(at)}`;
+        pairs++;
+        if (!theirs(path)) continue;
+        matched++;
+        if (!ours.test(path) || !lazy(path)) misses.push(`glob ${JSON.stringify(glob)}, path ${JSON.stringify(path)}: micromatch matches, lore does not`);
+      }
+    }
+    assert.deepEqual(misses.slice(0, 20), [], `${misses.length} of ${matched} pairs micromatch matches, lore misses`);
+    assert.ok(matched >= 300, `micromatch matched only ${matched} of ${pairs} pairs`);
+    // The adversarial pass's case, and the other reading.
+    assert.equal(compileGlob('*.key').test('a\\x.key'), true);
+    assert.equal(compileGlob('src/*.key').test('src\\x.key'), true);
+    assert.equal(compileGlob('!*.key').test('a\\x.key'), true, 'a negated glob excludes only a path both readings match');
+  });
+
   it(`agree with micromatch on at least 10,000 generated glob/path pairs, refusing what they cannot match exactly (seed ${SEED})`, () => {
     const random = prng(SEED);
     const differences: string[] = [];

@@ -106,6 +106,15 @@ export function normalisePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
 }
 
+/**
+ * A path with a backslash as git records it (a backslash is a file name's character on Linux),
+ * beside its normal form (where a backslash reads as a separator, as in a Windows path); undefined
+ * without one. Globs read such a path both ways (see compileGlob).
+ */
+function recordedForm(path: string): string | undefined {
+  return path.includes('\\') ? path.replace(/^\.\//, '').replace(/\/+$/, '') : undefined;
+}
+
 /** A compiled glob; a leading `!` negates it. */
 export interface SafeGlob {
   readonly glob: string;
@@ -145,13 +154,17 @@ export function compileGlob(glob: string): SafeGlob {
     const regex: SafeRegex = compileRegex(regexSource(tokens));
     const { start, end } = fixedEnds(tokens);
     // micromatch also matches a path that is the glob's own text (`[ab]` matches "[ab]").
+    const matches = (subject: string): boolean => subject.startsWith(start) && subject.endsWith(end) && regex.test(unitsAsCodePoints(subject));
     compiled = {
       glob, negated,
       test: (path) => {
         const normal = normalisePath(path);
-        if (normal === glob) return true;
-        if (!normal.startsWith(start) || !normal.endsWith(end)) return negated;
-        return regex.test(unitsAsCodePoints(normal)) !== negated;
+        const recorded = recordedForm(path);
+        if (normal === glob || recorded === glob) return true;
+        // A path with a backslash is read both ways, to the guard's side: a glob matches when either
+        // reading does (micromatch's, the recorded one, included), a negated glob excludes only when both do.
+        const hit = recorded === undefined ? matches(normal) : negated ? matches(normal) && matches(recorded) : matches(normal) || matches(recorded);
+        return hit !== negated;
       },
     };
     cache.set(glob, compiled);
@@ -172,9 +185,10 @@ export function lazyGlobTest(glob: string): (path: string) => boolean {
   if (negated) return compileGlob(glob).test;
   const { start, end } = fixedEnds(tokens);
   let test: ((path: string) => boolean) | undefined;
+  const mayMatch = (subject: string): boolean => subject === glob || (subject.startsWith(start) && subject.endsWith(end));
   return (path) => {
-    const normal = normalisePath(path);
-    if (normal !== glob && (!normal.startsWith(start) || !normal.endsWith(end))) return false;
+    const recorded = recordedForm(path);
+    if (!mayMatch(normalisePath(path)) && (recorded === undefined || !mayMatch(recorded))) return false;
     if (test === undefined) {
       try {
         test = compileGlob(glob).test;
