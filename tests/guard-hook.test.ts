@@ -60,6 +60,14 @@ describe('the installed pre-commit hook', () => {
     assert.deepEqual([skipped.code, skipped.stderr], [0, 'lore: LORE_SKIP=1: the pre-commit check was skipped\n']);
   });
 
+  it('prints a clean pass whole when stderr is not a terminal (a CI log), whatever COLUMNS says', async (t) => {
+    const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
+    writeFiles(repo, { 'notes.txt': 'nothing secret here\n' });
+    gitSync(repo, ['add', '-A']);
+    const passed = await lore(['hook', 'pre-commit'], { cwd: repo, env: envWithLore(t, { COLUMNS: '30' }) });
+    assert.deepEqual([passed.code, passed.stderr], [0, 'lore: passed: no match for 1 prohibition in 1 file, 1 added line\n']);
+  });
+
   it('chains an existing hook instead of overwriting it, and uninstall restores it', async (t) => {
     const repo = guardRepo(t, { [prohibitionPath('pro-key')]: KEY_RULE });
     const env = envWithLore(t);

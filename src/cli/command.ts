@@ -97,6 +97,8 @@ export interface CommandContext {
   style: Style;
   /** The width output is fitted to: the terminal's, else $COLUMNS, else 80. */
   columns: number;
+  /** Whether stderr is a terminal (a line cut to fit one is cut only there). */
+  stderrIsTerminal: boolean;
   /** `--store DIR`, if given. */
   storeDir: string | undefined;
   stdin: NodeJS.ReadableStream;

@@ -222,6 +222,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       json,
       style,
       columns,
+      stderrIsTerminal: io.stderr.isTTY === true,
       storeDir,
       stdin: io.stdin,
       workspace,

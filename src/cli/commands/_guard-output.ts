@@ -29,7 +29,8 @@ export async function printReport(ctx: CommandContext, report: CheckReport, form
   else {
     const lines = textLines(ctx, report, oneLine);
     await loadWidthLibraryFor(lines);
-    write(lines.length === 1 ? truncateDisplay(lines[0]!, ctx.columns) : wrapText(lines.join('\n'), ctx.columns));
+    // A clean pass in a hook is one line: cut to the terminal's width there, whole in a log.
+    write(lines.length === 1 ? (ctx.stderrIsTerminal ? truncateDisplay(lines[0]!, ctx.columns) : lines[0]!) : wrapText(lines.join('\n'), ctx.columns));
   }
   return report.blocked ? 1 : 0;
 }
