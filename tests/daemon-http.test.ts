@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { EventHub } from '../src/daemon/events.js';
 import { createApp, MAX_BODY_BYTES } from '../src/daemon/http.js';
-import { CSP, IMPORT_MAP } from '../src/daemon/ui-assets.js';
+import { CSP, IMPORT_MAP, indexPage } from '../src/daemon/ui-assets.js';
 import { Workspace } from '../src/workspace/workspace.js';
 import { lore } from './helpers/cli.js';
 import { tempDir, testEnv } from './helpers/temp.js';
@@ -130,8 +130,10 @@ test('the UI page: only for the token (the printed link sets a strict cookie), a
   const login = await page(`/?token=${TOKEN}`);
   assert.equal(login.status, 303);
   assert.equal(login.headers.get('location'), '/');
-  assert.equal(login.headers.get('set-cookie'), `lore_token=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`);
-  const ui = await page('/', { cookie: `other=1; lore_token=${TOKEN}` });
+  assert.equal(login.headers.get('set-cookie'), `lore_token_7373=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`);
+  // Another daemon's cookie (another port) does not open this one's page.
+  assert.equal((await page('/', { cookie: `lore_token_7374=${TOKEN}` })).status, 401);
+  const ui = await page('/', { cookie: `other=1; lore_token_7373=${TOKEN}` });
   assert.equal(ui.status, 200);
   assert.equal(ui.headers.get('content-security-policy'), CSP);
   assert.match(CSP, /^default-src 'none'; script-src 'self' 'sha256-[A-Za-z0-9+/]+='; style-src 'self';/);
@@ -255,4 +257,34 @@ test('a write the store could not read back is refused before anything is writte
   assert.equal(shown.status, 200, await shown.clone().text());
   const validated = await lore(['validate'], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
   assert.equal(validated.code, 0, validated.stdout + validated.stderr);
+});
+
+test('the page takes a store folder name as text: $ patterns and {{...}} in it are neither patterns nor places', () => {
+  const name = 'a$`b {{IMPORTMAP}} $& $\' <x>';
+  const page = String(indexPage(TOKEN, name).body);
+  assert.match(page, /\n<title>lore — a\$`b \{\{IMPORTMAP\}\} \$&#38; \$&#39; &#60;x&#62;<\/title>\n/);
+  assert.equal(page.split(IMPORT_MAP).length, 2, 'the import map once, in its place');
+  assert.match(page, /<script type="importmap">\{"imports"/);
+});
+
+test('a body that is not UTF-8 is refused with the place of its first bad byte, nothing written', async (t) => {
+  const { root, server } = await app(t);
+  const body = Buffer.concat([Buffer.from('{"type":"recommendation","entry":{"title":"Caf'), Buffer.from([0xe9]), Buffer.from('","description":"x"}}')]);
+  const response = await server.request('/api/ops/entry.add', { method: 'POST', headers: { host: HOST, 'content-type': 'application/json', 'x-lore-token': TOKEN, origin: `http://${HOST}` }, body });
+  assert.equal(response.status, 400);
+  assert.deepEqual(await response.json(), { error: { code: 'PARSE', message: 'the body is not valid UTF-8 (byte 0xe9 at line 1, column 47)', problems: [] } });
+  assert.equal(existsSync(join(root, '.knowledge/knowledge/recommendations')), false);
+});
+
+test('the event stream needs the token or the page cookie of this port: another local user cannot fill its slots', async (t) => {
+  const { server } = await app(t);
+  const open = async (headers: Record<string, string>): Promise<number> => {
+    const response = await server.request('/api/events', { headers: { host: HOST, ...headers } });
+    await response.body?.cancel();
+    return response.status;
+  };
+  assert.equal(await open({}), 403);
+  assert.equal(await open({ cookie: `lore_token_7374=${TOKEN}` }), 403);
+  assert.equal(await open({ cookie: `lore_token_7373=${TOKEN}` }), 200);
+  assert.equal(await open({ 'x-lore-token': TOKEN }), 200);
 });

@@ -42,7 +42,7 @@ async function health(d: Daemon): Promise<{ batches: number; served: Record<stri
 async function events(t: import('node:test').TestContext, d: Daemon): Promise<{ all: Array<{ event: string; data: any }>; next(type: string, timeoutMs?: number): Promise<any> }> {
   const controller = new AbortController();
   t.after(() => controller.abort());
-  const response = await fetch(`${d.url}/api/events`, { signal: controller.signal });
+  const response = await fetch(`${d.url}/api/events`, { signal: controller.signal, headers: { 'x-lore-token': d.token } });
   const all: Array<{ event: string; data: any }> = [];
   let buffer = '';
   let seen = 0;

@@ -33,8 +33,12 @@ export function sameToken(given: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-/** The cookie that lets a browser load the page (set from the ?token= link lore serve prints). */
-export const TOKEN_COOKIE = 'lore_token';
+/**
+ * The cookie that lets a browser load the page and listen to the events (set from the ?token= link
+ * lore serve prints). Named by port: cookies are the host's, whatever the port, so two daemons on
+ * one machine would otherwise overwrite each other's.
+ */
+export const tokenCookie = (port: number): string => `lore_token_${port}`;
 
 /** A cookie of the request, by name. */
 export function cookie(c: Context, name: string): string | undefined {
@@ -45,8 +49,8 @@ export function cookie(c: Context, name: string): string | undefined {
   return undefined;
 }
 
-/** Reads that need no token: the daemon's state and its event stream (an EventSource cannot send headers). */
-const OPEN_READS = new Set(['/api/health', '/api/events']);
+/** Reads that need no token: the daemon's state. */
+const OPEN_READS = new Set(['/api/health']);
 
 /** The middleware that refuses what must not reach a handler (403, 405, 415). */
 export function securityChecks(options: { token: string; address(): { host: string; port: number } }): MiddlewareHandler {
@@ -63,7 +67,9 @@ export function securityChecks(options: { token: string; address(): { host: stri
     const site = c.req.header('sec-fetch-site');
     if (site === 'cross-site' || site === 'same-site') return refuse(c, 403, 'FORBIDDEN', `a ${site} request may not use this daemon`);
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return refuse(c, 405, 'USAGE', `${c.req.method} is not served here`);
-    if (c.req.path.startsWith('/api/') && !(c.req.method !== 'POST' && OPEN_READS.has(c.req.path)) && !sameToken(c.req.header('x-lore-token'), options.token)) {
+    // The event stream takes the page's cookie too: an EventSource cannot send headers.
+    const given = c.req.header('x-lore-token') ?? (c.req.path === '/api/events' ? cookie(c, tokenCookie(options.address().port)) : undefined);
+    if (c.req.path.startsWith('/api/') && !(c.req.method !== 'POST' && OPEN_READS.has(c.req.path)) && !sameToken(given, options.token)) {
       return refuse(c, 403, 'FORBIDDEN', 'this request needs the daemon token (header x-lore-token)', 'the token is in .knowledge/.cache/daemon.json');
     }
     if (c.req.method === 'POST' && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return refuse(c, 415, 'USAGE', 'the body must be JSON (content-type: application/json)');

@@ -6,13 +6,14 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { decodeUtf8 } from '../fs/utf8.js';
 import { findOp, OPS } from '../ops/registry.js';
 import { runOp } from '../ops/run.js';
 import { bundleSchema } from '../schema/bundle.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { errorBody, notesHeader, refuse } from './_respond.js';
 import { GET_ROUTES, opMethods } from './routes.js';
-import { cookie, sameToken, securityChecks, TOKEN_COOKIE } from './_security.js';
+import { cookie, sameToken, securityChecks, tokenCookie } from './_security.js';
 import type { EventHub } from './events.js';
 import type { LiveStore } from './live.js';
 import { CSP, indexPage, lockedPage, uiAsset } from './ui-assets.js';
@@ -134,9 +135,11 @@ export function createApp(options: AppOptions): Hono {
     const name = c.req.param('name');
     if (findOp(name) === undefined) return run(c, name, {});
     let input: unknown;
+    // Strict UTF-8: a bad byte is refused with its place, never read as U+FFFD into the store.
+    const decoded = decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
+    if ('fault' in decoded) return refuse(c, 400, 'PARSE', `the body is not valid UTF-8 (byte 0x${decoded.fault.byte.toString(16).padStart(2, '0')} at line ${decoded.fault.line}, column ${decoded.fault.column})`);
     try {
-      const text = await c.req.text();
-      input = text.trim() === '' ? {} : JSON.parse(text);
+      input = decoded.text.trim() === '' ? {} : JSON.parse(decoded.text);
     } catch (error) {
       return refuse(c, 400, 'USAGE', `the body is not JSON: ${(error as Error).message}`);
     }
@@ -218,11 +221,11 @@ export function createApp(options: AppOptions): Hono {
       // printed (kept in a strict, HTTP-only cookie, and dropped from the address bar) or the cookie.
       const given = c.req.query('token');
       if (given !== undefined && sameToken(given, options.token)) {
-        c.header('set-cookie', `${TOKEN_COOKIE}=${options.token}; Path=/; HttpOnly; SameSite=Strict`);
+        c.header('set-cookie', `${tokenCookie(options.address().port)}=${options.token}; Path=/; HttpOnly; SameSite=Strict`);
         return c.redirect('/', 303);
       }
       const store = (await options.ws.root().catch(() => 'lore')).split('/').pop() ?? 'lore';
-      if (!sameToken(cookie(c, TOKEN_COOKIE), options.token)) {
+      if (!sameToken(cookie(c, tokenCookie(options.address().port)), options.token)) {
         c.status(401);
         asset = lockedPage(store);
       } else {

@@ -73,7 +73,9 @@ export interface Asset {
 /** The page, for a daemon with this token and store name. */
 export function indexPage(token: string, storeName: string): Asset {
   const template = readFileSync(join(STATIC_DIR, 'index.html'), 'utf8');
-  const body = template.replace('{{TOKEN}}', escapeHtml(token)).replace('{{STORE}}', escapeHtml(storeName)).replace('{{IMPORTMAP}}', IMPORT_MAP);
+  // One pass, each value by a function: a store folder named `a$\`b` or `{{IMPORTMAP}}` is text, never a pattern or a place.
+  const values: Record<string, string> = { TOKEN: escapeHtml(token), STORE: escapeHtml(storeName), IMPORTMAP: IMPORT_MAP };
+  const body = template.replace(/\{\{(TOKEN|STORE|IMPORTMAP)\}\}/g, (_match, name: string) => values[name]!);
   return { body, type: TYPES['.html']! };
 }
 

@@ -41,7 +41,7 @@ export async function openPage(t: TestContext, b: Browser, url: string, options:
   const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
   t.after(() => context.close());
   // What opening the link lore serve prints leaves behind: the cookie that lets the page load.
-  for (const [daemon, token] of tokens) if (url.startsWith(daemon)) await context.addCookies([{ name: 'lore_token', value: token, url: daemon }]);
+  for (const [daemon, token] of tokens) if (url.startsWith(daemon)) await context.addCookies([{ name: `lore_token_${new URL(daemon).port}`, value: token, url: daemon }]);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
