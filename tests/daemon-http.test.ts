@@ -288,3 +288,12 @@ test('the event stream needs the token or the page cookie of this port: another 
   assert.equal(await open({ cookie: `lore_token_7373=${TOKEN}` }), 200);
   assert.equal(await open({ 'x-lore-token': TOKEN }), 200);
 });
+
+test('what no route serves answers in lore\'s error shape, not a line of text', async (t) => {
+  const { post } = await app(t);
+  for (const path of ['/foo', '//api/ops/x']) {
+    const response = await post(path, {});
+    assert.equal(response.status, 404, path);
+    assert.deepEqual(await response.json(), { error: { code: 'NOT_FOUND', message: `no POST ${path} here`, hint: 'GET /api/ops lists the operations', problems: [] } });
+  }
+});

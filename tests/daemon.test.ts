@@ -4,7 +4,7 @@
 // and the commit hook that never waits for it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -267,6 +267,25 @@ test('the watcher: a change on disk is an event with its record, a record made i
   const id = JSON.parse(added.stdout).id;
   const event = await stream.next('change');
   assert.deepEqual(event.records, [{ path: `.knowledge/knowledge/learnings/${id}.yaml`, kind: 'learning', id, change: 'added' }]);
+});
+
+test('a record folder swapped for a link to the same files: the daemon lets go of its records at the watcher\'s event, as the CLI refuses them', async (t) => {
+  const root = await repoStore(t);
+  const d = await startDaemon(t, root);
+  const stream = await events(t, d);
+  const record = () => fetch(`${d.url}/api/records/${ENTRY}`, { headers: { 'x-lore-token': d.token } });
+  assert.equal((await record()).status, 200);
+  const folder = join(root, '.knowledge', 'knowledge', 'recommendations');
+  const moved = join(root, 'moved-recommendations');
+  renameSync(folder, moved);
+  symlinkSync(moved, folder);
+  // The event comes at once (well before the 30 s reconcile); its records are removed.
+  const change = await stream.next('change', 10_000);
+  assert.deepEqual(change.records.filter((r: { id: string }) => r.id === ENTRY).map((r: { change: string }) => r.change), ['removed']);
+  assert.notEqual((await record()).status, 200);
+  const cli = await lore(['show', ENTRY], { cwd: root, env: testEnv({ LORE_NO_DAEMON: '1' }) });
+  assert.notEqual(cli.code, 0);
+  assert.match(cli.stderr, /is a symbolic link/, cli.stderr);
 });
 
 test('a checkout that rewrites 300 files is one batch, and the daemon answers from the new files', async (t) => {

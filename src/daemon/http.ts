@@ -103,6 +103,8 @@ export function createApp(options: AppOptions): Hono {
     const { status, body } = errorBody(error);
     return c.json(body as object, status);
   });
+  // Whatever no route serves (POST /anything, //api/...) gets lore's error shape, not a line of text.
+  app.notFound((c) => refuse(c, 404, 'NOT_FOUND', `no ${c.req.method} ${c.req.path} here`, 'GET /api/ops lists the operations'));
 
   // Security first, for every request.
   app.use('*', securityChecks(options));

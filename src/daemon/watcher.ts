@@ -184,7 +184,9 @@ export class StoreWatcher {
         // A folder renamed away: its files are gone.
       }
       if (hash === 'dir' || hash === undefined) {
-        for (const known of [...this.hashes.keys()]) if (known.startsWith(`${path}${sep}`) && !seen.has(known)) await check(known);
+        // A path that is no folder now (gone, or a link put in its place): its files are gone, never
+        // read again through the link (lstat follows the folders above a file).
+        for (const known of [...this.hashes.keys()]) if (known.startsWith(`${path}${sep}`) && !seen.has(known)) await (hash === 'dir' ? check(known) : checkFile(known, undefined));
       }
       // A file that became a folder is gone as a file.
       await checkFile(path, hash === 'dir' ? undefined : hash);

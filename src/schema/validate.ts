@@ -146,7 +146,7 @@ function describe(error: ErrorObject): SchemaIssue | undefined {
       return { pointer, locatePointer: pointer, atKey: true, message };
     }
     case 'type':
-      return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must be ${expectedType(params.type)} (found ${typeName(error.data)} ${found})`.replace(/ \(found (list|object) (a list|an object)\)$/, ' (found $2)') };
+      return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must be ${expectedType(params.type)} (found ${typeName(error.data)} ${found})`.replace(/ \(found (list|object) (a list|an object)\)$/, ' (found $2)').replace(/ \(found null null\)$/, ' (found null)') };
     case 'enum':
       return { pointer: at, locatePointer: at, atKey: false, message: `${fieldPath(at)} must be one of ${(params.allowedValues as unknown[]).join(', ')} (found ${found})` };
     case 'const':
