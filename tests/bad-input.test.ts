@@ -315,3 +315,18 @@ describe('code frames of long lines', () => {
     assert.ok(problems.every((p) => p.frame.length < 600));
   });
 });
+
+describe('limits config.yaml may set', () => {
+  it('are capped: a store cannot lift what protects its readers (depth 128, aliases 10,000, files 64 MiB)', async (t) => {
+    for (const [line, message] of [
+      ['  max_depth: 100000000', 'limits.max_depth must be <= 128 (found 100000000)'],
+      ['  max_yaml_aliases: 100000000', 'limits.max_yaml_aliases must be <= 10000 (found 100000000)'],
+      ['  max_file_bytes: 1000000000', 'limits.max_file_bytes must be <= 67108864 (found 1000000000)'],
+    ] as const) {
+      const root = tempStore(t, { '.knowledge/config.yaml': `version: 1\nlimits:\n${line}\n` });
+      const result = await loreProcess(['validate', '--json'], { cwd: root });
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual((JSON.parse(result.stdout) as { problems: Array<{ file: string; message: string }> }).problems.map((p) => [p.file, p.message]), [['.knowledge/config.yaml', message]]);
+    }
+  });
+});
