@@ -2,7 +2,7 @@
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { describe, it } from 'node:test';
@@ -81,6 +81,22 @@ describe('the commit guard, against attempts to hide a change', () => {
     // Checked again, the index as it is now: the key blocks.
     const again = await checkStaged({ cwd: repo, env });
     assert.deepEqual([again.blocked, summary(again.outcome.active)], [true, [['pro-aws-key', 'f.txt', 1]]]);
+  });
+
+  it('takes an index rewritten meanwhile with the same staged change (a git status refreshing stat data): no refusal', async (t) => {
+    const { repo } = await setup(t);
+    writeFiles(repo, { 'ok.txt': 'clean\n' });
+    gitSync(repo, ['add', 'ok.txt']);
+    const env = testEnv({ GIT_INDEX_FILE: '.git/index' });
+    const before = readFileSync(join(repo, '.git/index'));
+    void prestartStagedChange(repo, env);
+    // A tracked file's times change and the index is refreshed (rewritten): nothing staged changes.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(repo, 'README.md'), later, later);
+    gitSync(repo, ['update-index', '--refresh'], env);
+    assert.notDeepEqual(readFileSync(join(repo, '.git/index')), before, 'the index was rewritten');
+    const report = await checkStaged({ cwd: repo, env });
+    assert.deepEqual([report.blocked, summary(report.outcome.active)], [false, []]);
   });
 
   it('reads a file whatever .gitattributes says about it: binary, -diff, a diff driver with textconv', async (t) => {

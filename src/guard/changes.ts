@@ -54,6 +54,8 @@ export interface StagedStart {
   read: Promise<StagedRead>;
   /** The stamp of the index the commit is made from (indexStamp), taken before git read it. */
   index: string | undefined;
+  /** git's raw diff of the index against HEAD, as read: what sameStagedChange compares. */
+  diff: Promise<string>;
 }
 
 /**
@@ -80,6 +82,32 @@ export function indexLocked(options: GitOptions): boolean {
   return lstatSync(`${resolve(options.cwd, file)}.lock`, { throwIfNoEntry: false }) !== undefined;
 }
 
+/** git's raw diff of the index against HEAD (against the empty tree before the first commit). */
+async function stagedDiff(options: GitOptions): Promise<string> {
+  try {
+    return await git(stagedArgs('HEAD'), options);
+  } catch (error) {
+    // Only an unborn HEAD falls back; any other failure stops the guard.
+    if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
+    return git(stagedArgs(await emptyTree(options)), options);
+  }
+}
+
+/**
+ * Whether the staged change is still the one `start` read, when the index was written meanwhile
+ * (a stamp that moved, or a lock held now). Most such writes change nothing staged (a git status
+ * refreshing the files' stat data, from an editor or a prompt): once the writer lets go, git's
+ * raw diff (blob ids and modes) is compared with the one read. A lock held for 3 s counts as a change.
+ */
+export async function sameStagedChange(options: GitOptions, start: StagedStart): Promise<boolean> {
+  if (indexStamp(options) === start.index && !indexLocked(options)) return true;
+  for (let waited = 0; indexLocked(options); waited += 20) {
+    if (waited >= 3000) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return (await stagedDiff(options)) === (await start.diff);
+}
+
 async function emptyTree(options: GitOptions): Promise<string> {
   // The id depends on the repository's hash (SHA-1 or SHA-256): ask git.
   return (await gitBytes(['hash-object', '-t', 'tree', '--stdin'], { ...options, input: '' })).toString('utf8').trim();
@@ -93,17 +121,8 @@ async function emptyTree(options: GitOptions): Promise<string> {
  */
 export function startStagedRead(options: GitOptions): StagedStart & { listed: Promise<unknown> } {
   const index = indexStamp(options);
-  const all = (async (): Promise<RawChange[]> => {
-    let raw: string;
-    try {
-      raw = await git(stagedArgs('HEAD'), options);
-    } catch (error) {
-      // Only an unborn HEAD falls back; any other failure stops the guard.
-      if ((await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options).then(() => true, () => false))) throw error;
-      raw = await git(stagedArgs(await emptyTree(options)), options);
-    }
-    return parseRawDiff(raw);
-  })();
+  const diff = stagedDiff(options);
+  const all = diff.then(parseRawDiff);
   const listed = all.then((changes) => changes.filter(scannable));
   // cat-file starts alongside diff-index and reads the ids when they come: the two overlap.
   const ids = listed.then((changes) => changes.flatMap((c) => [c.newBlob, oldBlobOf(c)].filter((id): id is string => id !== undefined)));
@@ -115,13 +134,13 @@ export function startStagedRead(options: GitOptions): StagedStart & { listed: Pr
   const heads = Promise.all([paths, Promise.race([looks, blobs.then((read) => read.looks)])]).then(([paths, looks]) => ({ paths, looks }));
   const read = Promise.all([listed, blobs, paths]).then(([changes, read, paths]) => ({ changes, paths, read }));
   // readBlobsCapped has written the ids to cat-file in a reaction to `ids`, which came first.
-  return { listed: ids.then(() => undefined, () => undefined), heads, read, index };
+  return { listed: ids.then(() => undefined, () => undefined), heads, read, index, diff };
 }
 
 /** startStagedRead without its `listed`. */
 export function readStaged(options: GitOptions): StagedStart {
-  const { heads, read, index } = startStagedRead(options);
-  return { heads, read, index };
+  const { heads, read, index, diff } = startStagedRead(options);
+  return { heads, read, index, diff };
 }
 
 /**

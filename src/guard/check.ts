@@ -2,7 +2,7 @@
 // in the working tree. Ranges of commits (CI) are in check-range.ts.
 import { LoreError } from '../errors.js';
 import type { ChangedFile } from './added-lines.js';
-import { indexLocked, indexStamp, stagedFiles } from './changes.js';
+import { sameStagedChange, stagedFiles } from './changes.js';
 import { isGuardPath, RULE_TREES_AT_HEAD } from './hook-git.js';
 import { stagedRead } from './staged-change.js';
 import { allowsOf, evaluate, lineReader, readBothSides, repoRoot, uniqueProblems, type CheckOptions, type CheckReport } from './_evaluate.js';
@@ -12,7 +12,8 @@ import { changedLogs, changedRecords, knowledgeProblems, localFileProblems } fro
 export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
   const top = await repoRoot(options);
   const where = { cwd: top.root, env: options.env };
-  const { heads, read, index } = stagedRead(where);
+  const start = stagedRead(where);
+  const { heads, read } = start;
   // A change that names no rule file leaves the index's rules as HEAD has them: git's answers for
   // the rule folders at HEAD identify both sides. They come before the staged blobs, so the rules
   // are read (or parsed, when cold) while git is still reading the change.
@@ -33,10 +34,11 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
     allowsFor: () => allowsOf(committed.records),
     lineText: lineReader((finding) => ({ key: finding.path, read: async () => staged.read.blobs.get(blobOf.get(finding.path) ?? '') })),
   });
-  // The index git will commit from must be the one read: refused (exit 2, the commit blocked) when
-  // it was written meanwhile or is being written now. What is written after this look, before git
-  // reads it again (the few milliseconds until this process exits), only CI's range check sees.
-  if (indexStamp(where) !== index || indexLocked(where)) {
+  // The staged change git will commit must be the one read: refused (exit 2, the commit blocked)
+  // when the index was written meanwhile with another staged change. What is written after this
+  // look, before git reads the index again (the milliseconds until this process exits), only CI's
+  // range check sees.
+  if (!(await sameStagedChange(where, start))) {
     throw new LoreError('CONFLICT', 'the staged change changed while lore checked it (the index was written meanwhile: a git add, or another hook)', { hint: 'run git commit again: lore checks the staged change as it is then' });
   }
   return { mode: 'staged', root: top.root, ...result };

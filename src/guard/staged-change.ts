@@ -17,11 +17,12 @@ let early: { cwd: string; env: NodeJS.ProcessEnv; start: StagedStart } | undefin
  * HEAD: from then on git is mostly reading blobs, and this thread waiting for them.
  */
 export function prestartStagedChange(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const { listed, heads, read, index } = startStagedRead({ cwd, env });
+  const { listed, heads, read, index, diff } = startStagedRead({ cwd, env });
   // The caller that takes it sees a failure; until then it must not count as unhandled.
   heads.catch(() => undefined);
   read.catch(() => undefined);
-  early = { cwd, env, start: { heads, read, index } };
+  diff.catch(() => undefined);
+  early = { cwd, env, start: { heads, read, index, diff } };
   // Starting a process holds this thread for 5-15 ms: the other commands wait until the diff is in
   // and cat-file has its ids (the longest read), so that they do not hold up the diff's output.
   // (From lore serve's stubs they cost nothing, but starting them at once gained nothing measurable.)
