@@ -1,7 +1,7 @@
 // Starter packs: what lore init writes by default, lore pack list and add, and protection from the
 // first commit in a fresh repository with the hook installed.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { listPacks, PACKS_DIR, readPack } from '../src/entities/packs.js';
@@ -178,6 +178,29 @@ describe('protection from the first commit', () => {
     const later = await gitRun(repo, ['commit', '-q', '-m', 'keys'], env);
     assert.equal(later.code, 1, later.stderr);
     assert.doesNotMatch(later.stderr, /lore: note:/);
+  });
+
+  it('keeps a store committed without prohibitions usable while one is drafted: a draft it cannot read is a note, an unstaged config edit nothing', async (t) => {
+    const repo = gitRepo(t);
+    const env = envWithLore(t);
+    assert.equal((await lore(['init', '--no-starter'], { cwd: repo, env })).code, 0);
+    assert.equal((await lore(['hook', 'install'], { cwd: repo, env })).code, 0);
+    gitSync(repo, ['add', '-A']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'knowledge only'], env)).code, 0);
+    writeFileSync(join(repo, '.knowledge/config.yaml'), `${readFileSync(join(repo, '.knowledge/config.yaml'), 'utf8')}bogus_key: 1\n`);
+    mkdirSync(join(repo, '.knowledge/knowledge/prohibitions'), { recursive: true });
+    writeFileSync(join(repo, '.knowledge/knowledge/prohibitions/pro-draft.yaml'), 'id: pro-draft\ntitle: Half written\n');
+    writeFileSync(join(repo, 'a.txt'), 'unrelated\n');
+    gitSync(repo, ['add', 'a.txt']);
+    const committed = await gitRun(repo, ['commit', '-q', '-m', 'unrelated'], env);
+    assert.equal(committed.code, 0, committed.stderr);
+    assert.equal(committed.stderr, [
+      'lore: scanned the staged change: 1 file, 1 added line, 10 bytes against 0 prohibitions (0 from the change itself)',
+      'lore: note: a prohibition in the working tree was not applied: .knowledge/knowledge/prohibitions/pro-draft.yaml does not validate (lore validate says why)',
+      '',
+      'lore: passed: no prohibition matched',
+      '',
+    ].join('\n'));
   });
 
   it('blocks with exit 2 before .knowledge/ is committed when .knowledge is a symlink, even a dangling one', async (t) => {

@@ -195,14 +195,22 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   // lore init, and a first commit that stages only part of .knowledge/ (its config.yaml, say),
   // which must not leave every later commit checked against no rule at all.
   if ('index' in changeAt && kept.rules.table.origin.length === 0 && changeProblems.length === 0) {
-    const uncommitted = await uncommittedStore(where.cwd, where.env);
-    if (uncommitted !== undefined && !committed.exists && !change.exists) {
-      const split = splitRules(uncommitted, change);
-      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_NOTE] };
-    }
-    if (uncommitted !== undefined && uncommitted.records.length > 0) {
-      const split = splitRules({ ...committed, records: [...committed.records, ...uncommitted.records] }, change);
-      return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_RULES_NOTE] };
+    if (!committed.exists && !change.exists) {
+      const uncommitted = await uncommittedStore(where.cwd, where.env);
+      if (uncommitted !== undefined) {
+        const split = splitRules(uncommitted, change);
+        return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_NOTE] };
+      }
+    } else {
+      // A store committed without prohibitions (one used for knowledge only, or one that arrived
+      // in part): the working tree's valid ones apply; one it cannot read is a note, not a stop.
+      const working = await workingTreeProhibitions(where.cwd);
+      if (working !== undefined) {
+        const notes = [...new Set(working.problems.map((p) => p.file))].map((file) => `a prohibition in the working tree was not applied: ${file} does not validate (lore validate says why)`);
+        if (working.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes };
+        const split = splitRules({ ...committed, records: [...committed.records, ...working.records] }, change);
+        return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_RULES_NOTE, ...notes] };
+      }
     }
   }
   return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes: [] };
@@ -256,6 +264,22 @@ async function uncommittedStore(root: string, env: NodeJS.ProcessEnv): Promise<G
   const sources = await pinnedSourceRecords(root, new GitRecordCache(root), config, await readTextIfExists(join(root, LOCK_PATH)), ['prohibition'], env);
   failOnProblems(sources.problems);
   return { exists: true, config, records: withSourceRules(read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), sources.records), problems: [] };
+}
+
+/**
+ * The prohibitions of the working tree and the problems of those it cannot read, when it has any
+ * prohibition file at all (nothing is read otherwise); its config.yaml is not taken: the committed
+ * one holds.
+ */
+async function workingTreeProhibitions(root: string): Promise<{ records: Array<StoreRecord & { blob: string }>; problems: Problem[] } | undefined> {
+  const { lstatSync, readdirSync } = await import('node:fs');
+  const dir = join(root, '.knowledge', 'knowledge', 'prohibitions');
+  const folder = lstatSync(dir, { throwIfNoEntry: false });
+  if (folder === undefined || (folder.isDirectory() && readdirSync(dir).length === 0)) return undefined;
+  const [{ loadConfig }, { readRecords }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
+  const { config } = await loadConfig(root);
+  const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
+  return { records: read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), problems: read.problems.filter((p) => p.severity === 'error') };
 }
 
 /** Problems listed once, in order, whichever checks found them. */
