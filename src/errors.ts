@@ -85,7 +85,6 @@ export class ValidationError extends LoreError {
   }
 }
 
-/** Whether a value is a Node.js system error with the given code (ENOENT, EEXIST, ...). */
 /** Hints for what the system refused, by errno code. */
 const SYSTEM_HINTS: Readonly<Record<string, string>> = {
   EACCES: 'this user may not do that there: check who owns the file and its folder (one made with sudo?)',
@@ -105,6 +104,7 @@ export function systemError(error: unknown): LoreError | undefined {
   return new LoreError('IO', error.message, { cause: error, ...(hint === undefined ? {} : { hint }) });
 }
 
+/** Whether a value is a Node.js system error with the given code (ENOENT, EEXIST, ...). */
 export function isErrno(error: unknown, code?: string): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (code === undefined || (error as NodeJS.ErrnoException).code === code);
 }

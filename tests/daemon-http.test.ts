@@ -213,7 +213,7 @@ test("a path the input names must be the repository's own: 400, and nothing writ
     },
   });
   assert.equal(existsSync(join(outside, 'context.json')), false);
-  const store = await post('/api/ops/graph.export', { memoryFile: '.knowledge/config.yaml', force: true });
+  const store = await post('/api/ops/graph.export', { memoryFile: '.knowledge/config.yaml' });
   assert.equal(store.status, 400);
   assert.equal(((await store.json()) as { error: { message: string } }).error.message, 'memoryFile ".knowledge/config.yaml" is inside .knowledge/');
   const inside = await post('/api/ops/graph.add_entity', { name: 'x', type: 'service', memoryFile: 'context.json' });

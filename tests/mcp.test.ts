@@ -93,6 +93,19 @@ describe('lore mcp', () => {
     await refused('graph_show', { memoryFile: '../../../../../../etc/passwd' }, 'memoryFile "../../../../../../etc/passwd" is not inside the repository');
     await refused('graph_export', { memoryFile: '.GIT/config' }, 'memoryFile ".GIT/config" is inside .GIT/');
     await refused('dag_migrate', { dir: '..' }, 'dir ".." is not inside the repository');
+    // A hooks folder of the repository (core.hooksPath): a baseline never replaces another file.
+    mkdirSync(join(root, '.githooks'));
+    writeFileSync(join(root, '.githooks/pre-commit'), '#!/bin/sh\nexec lore hook pre-commit\n', { mode: 0o755 });
+    const overHook = await client.callTool({ name: 'guard_check', arguments: { files: ['a.txt'], writeBaseline: '.githooks/pre-commit' } });
+    assert.equal(overHook.isError, true);
+    assert.equal(firstText(overHook), `error: ${join(root, '.githooks/pre-commit')} exists and is not a lore baseline: lore does not write over it\nhint: name another file, or delete that one first`);
+    assert.equal(readFileSync(join(root, '.githooks/pre-commit'), 'utf8'), '#!/bin/sh\nexec lore hook pre-commit\n');
+    const forced = await client.callTool({ name: 'graph_export', arguments: { memoryFile: 'README.md', force: true } });
+    assert.deepEqual([forced.isError, firstText(forced)], [true, 'error: force is for the CLI: over HTTP and MCP, a file that is not a memory file is never replaced']);
+    // The files guard.check reads: never through a link (a clone may hold one to any file).
+    symlinkSync('/etc/passwd', join(root, 'pw'));
+    await refused('guard_check', { files: ['pw'] }, 'files[] "pw" goes through the symbolic link pw');
+    await refused('guard_check', { files: ['.git/config'] }, 'files[] ".git/config" is inside .git/');
     assert.equal(readFileSync(hook, 'utf8'), '#!/bin/sh\nexec lore hook pre-commit\n');
     assert.equal(existsSync(join(outside, 'victim.sh')), false);
     assert.equal(existsSync(join(outside, 'context.json')), false);

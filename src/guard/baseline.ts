@@ -1,6 +1,6 @@
 // Baselines: findings already known, by fingerprint, so a team can adopt a rule without fixing
 // every old hit first. `lore check --write-baseline FILE` writes one; `--baseline FILE` uses it.
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { LoreError, ValidationError, isErrno } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { decodeUtf8OrThrow } from '../fs/utf8.js';
@@ -31,6 +31,12 @@ export async function readBaseline(path: string): Promise<Set<string>> {
 
 /** Writes the findings as a baseline (sorted, so it diffs well). */
 export async function writeBaseline(path: string, findings: readonly Finding[]): Promise<number> {
+  // A baseline replaces a baseline, never another file (a hook script, a config) named by mistake or on purpose.
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing !== undefined) {
+    const baseline = existing.isFile() ? await readBaseline(path).then(() => true, () => false) : false;
+    if (!baseline) throw new LoreError('CONFLICT', `${path} exists and is not a lore baseline: lore does not write over it`, { hint: 'name another file, or delete that one first' });
+  }
   const unique = new Map(findings.map((f) => [f.fingerprint, { fingerprint: f.fingerprint, entryId: f.entryId, path: f.path }]));
   const sorted = [...unique.values()].sort((a, b) => byText(a.entryId, b.entryId) || byText(a.path, b.path) || byText(a.fingerprint, b.fingerprint));
   const file: BaselineFile = { version: 1, findings: sorted };

@@ -10,7 +10,7 @@ import { git, gitBytes, type GitOptions } from '../git/exec.js';
 import { readBlobsCapped, type BlobRead } from '../git/objects.js';
 import { isNullBlob, parseDiffTreeOutput, parseRawDiff, type RawChange } from '../git/raw-diff.js';
 import { KNOWLEDGE_DIR } from '../store/layout.js';
-import { addedLines, type ChangedFile, type ChangeStatus } from './added-lines.js';
+import { addedLines, type AddedLine, type ChangedFile, type ChangeStatus } from './added-lines.js';
 import { RULE_TREES_AT_HEAD, TURNS_AT_HEAD } from './hook-git.js';
 import type { ChangeSet } from './scan.js';
 
@@ -144,31 +144,45 @@ export function readStaged(options: GitOptions): StagedStart {
 }
 
 /**
- * The most lines one check reads from the new versions of what a change touches: each line the
- * guard scans is an object in memory (about 85 bytes each), so three files of 31 million short
- * lines took 5.5 GB and V8 gave up. Over this, the check stops (TOO_LARGE), as for a file over
- * MAX_SCAN_BYTES: it never passes what it has not read.
+ * The most lines the guard holds: each line it compares or scans is a string and an object in
+ * memory (about 85 bytes), so three files of 31 million short lines took 5.5 GB and V8 gave up.
+ * A file whose versions hold more lines, or a check whose files add more in all (the staged change,
+ * or every commit of a range), stops it (TOO_LARGE), as a file over MAX_SCAN_BYTES does: it never
+ * passes what it has not read.
  */
 export const MAX_SCAN_LINES = 8_000_000;
 
-/** What one check has read so far: files over the byte cap, and how many lines. */
+const TOO_MANY_LINES_HINT = 'the guard never passes what it has not read; keep large data files out of git (Git LFS), or commit them apart (in a hook, LORE_SKIP=1 skips the check visibly)';
+
+/** What one check has read so far: files over the byte cap, and how many lines the files add. */
 interface Scan {
   tooLarge: Array<{ path: string; size: number }>;
-  lines: number;
+  added: number;
 }
 
-const newScan = (): Scan => ({ tooLarge: [], lines: 0 });
+const newScan = (): Scan => ({ tooLarge: [], added: 0 });
 
-/** Counts the lines of `text` (the new version of `path`) against MAX_SCAN_LINES before they are split. */
-function countLines(scan: Scan, text: string, path: string): void {
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) scan.lines++;
-  scan.lines++;
-  if (scan.lines > MAX_SCAN_LINES) {
-    throw new LoreError('TOO_LARGE', `the commit guard reads at most ${MAX_SCAN_LINES.toLocaleString('en-US')} lines at once, and this change has more (${path} among them)`, {
-      hint: 'the guard never passes what it has not read; commit the files in smaller parts, keep large data files out of git (Git LFS), or skip the hook visibly with LORE_SKIP=1',
-    });
-  }
+function lineCount(text: string): number {
+  let lines = text === '' || text.endsWith('\n') ? 0 : 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
 }
+
+/** addedLines of one file of a check, within MAX_SCAN_LINES: the file's versions before they are split, what it adds after. */
+function addedWithin(scan: Scan, path: string, text: string, before: readonly string[]): AddedLine[] {
+  const lines = lineCount(text);
+  const held = before.reduce((sum, version) => sum + lineCount(version), lines);
+  if (held > MAX_SCAN_LINES) throw new LoreError('TOO_LARGE', `the commit guard cannot compare ${path}: its versions hold ${held.toLocaleString('en-US')} lines, over the ${MAX_SCAN_LINES.toLocaleString('en-US')} it holds at once`, { hint: TOO_MANY_LINES_HINT });
+  // A new file adds every line: known before they are made.
+  if (before.length === 0 && scan.added + lines > MAX_SCAN_LINES) throw tooManyAdded(path);
+  const added = addedLines(text, before);
+  scan.added += added.length;
+  if (scan.added > MAX_SCAN_LINES) throw tooManyAdded(path);
+  return added;
+}
+
+const tooManyAdded = (path: string): LoreError =>
+  new LoreError('TOO_LARGE', `the commit guard holds at most ${MAX_SCAN_LINES.toLocaleString('en-US')} added lines at once, and this change adds more (${path} among them)`, { hint: TOO_MANY_LINES_HINT });
 
 function refuseTooLarge(tooLarge: ReadonlyArray<{ path: string; size: number }>): void {
   if (tooLarge.length === 0) return;
@@ -203,10 +217,9 @@ function filesOf(changes: readonly RawChange[], read: BlobRead, scan: Scan): Cha
     const old = oldBlobOf(change);
     const before = old === undefined ? undefined : textOf(read, old, change.oldPath ?? change.path, scan);
     if (text === undefined) continue;
-    countLines(scan, text, change.path);
     files.push({
       path: change.path, ...(change.oldPath === undefined ? {} : { oldPath: change.oldPath }), status: STATUS[change.status]!, blob: change.newBlob,
-      ...utf8Flag(read, change.newBlob, change.path), added: addedLines(text, before === undefined ? [] : [before]),
+      ...utf8Flag(read, change.newBlob, change.path), added: addedWithin(scan, change.path, text, before === undefined ? [] : [before]),
     });
   }
   return files;
@@ -253,9 +266,8 @@ function mergeFiles(perParent: ReadonlyArray<readonly RawChange[]>, read: BlobRe
       if (oldText !== undefined) before.push(oldText);
     }
     if (text === undefined) continue;
-    countLines(scan, text, path);
     const status: ChangeStatus = versions.every((c) => c!.status === 'A') ? 'added' : 'modified';
-    files.push({ path, status, blob: first.newBlob, ...utf8Flag(read, first.newBlob, path), added: addedLines(text, before) });
+    files.push({ path, status, blob: first.newBlob, ...utf8Flag(read, first.newBlob, path), added: addedWithin(scan, path, text, before) });
   }
   return files;
 }

@@ -1,5 +1,5 @@
 // `lore check --files`: working-tree files read whole, every line counted as added.
-import { readFile, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { LoreError, isErrno } from '../errors.js';
 import { addedLines, type ChangedFile } from './added-lines.js';
@@ -14,10 +14,18 @@ export async function readWorkingFiles(root: string, cwd: string, paths: readonl
     const path = relative(root, absolute).split(sep).join('/');
     if (path.startsWith('..')) throw new LoreError('USAGE', `${given} is outside the repository ${root}`);
     try {
-      if ((await stat(absolute)).size > MAX_BYTES) throw new LoreError('TOO_LARGE', `${given} is over ${MAX_BYTES} bytes; check it by path only with a smaller file or in CI`);
-      // Read like a staged file: every line, whatever the bytes (a NUL does not hide content).
-      const text = (await readFile(absolute)).toString('utf8');
-      files.push({ path, status: 'modified', added: addedLines(text, []) });
+      // A regular file, judged by what was opened (a device or a FIFO behind a name is refused, not read forever).
+      const handle = await open(absolute, 'r');
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw new LoreError('USAGE', `${given} is not a regular file`);
+        if (info.size > MAX_BYTES) throw new LoreError('TOO_LARGE', `${given} is over ${MAX_BYTES} bytes; check it by path only with a smaller file or in CI`);
+        // Read like a staged file: every line, whatever the bytes (a NUL does not hide content).
+        const text = (await handle.readFile()).toString('utf8');
+        files.push({ path, status: 'modified', added: addedLines(text, []) });
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${given} does not exist`);
       throw error;

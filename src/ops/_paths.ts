@@ -24,18 +24,20 @@ async function boundary(ctx: OpContext): Promise<string> {
 
 /**
  * The absolute path of `given` (resolved against the working directory), the input's `field`. For
- * a confined caller, refused (USAGE) unless it is a file or folder of the repository as above.
+ * a confined caller, refused (USAGE) unless it is a file or folder of the repository as above
+ * (with `inStore`, one under .knowledge/ too: a file the guard is asked to check).
  */
-export async function inputPath(ctx: OpContext, given: string, field: string): Promise<string> {
+export async function inputPath(ctx: OpContext, given: string, field: string, options: { inStore?: boolean } = {}): Promise<string> {
   const path = resolve(ctx.ws.cwd, given);
   if (ctx.confined !== true) return path;
   const root = await boundary(ctx);
   const refuse = (why: string): LoreError =>
     new LoreError('USAGE', `${field} ${JSON.stringify(given)} ${why}`, { hint: `over HTTP and MCP, ${field} names a file of the repository (${root}) outside .git/ and .knowledge/; the CLI takes any path` });
   const inside = relative(root, path);
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return Promise.reject(refuse('is not inside the repository'));
+  if (inside === '') return path; // the repository itself (a folder to read)
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return Promise.reject(refuse('is not inside the repository'));
   const parts = inside.split(sep);
-  const closed = parts.find((part) => CLOSED.has(part.toLowerCase()));
+  const closed = parts.find((part) => CLOSED.has(part.toLowerCase()) && !(options.inStore === true && part === '.knowledge'));
   if (closed !== undefined) return Promise.reject(refuse(`is inside ${closed}/`));
   let at = root;
   for (const part of parts) {

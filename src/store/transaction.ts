@@ -352,7 +352,7 @@ export async function recover(root: string): Promise<Recovery | undefined> {
   if (lstatSync(journalPath, { throwIfNoEntry: false }) === undefined) return undefined;
   // Never through a link (readCapped: SYMLINK), never more than a journal of the largest import is.
   const read = readCapped(journalPath, MAX_JOURNAL_BYTES);
-  if (!('bytes' in read)) throw new LoreError('IO', `cannot read .knowledge/${JOURNAL}, the record of an interrupted write: it is ${read.size} bytes, more than a journal lore writes`, { hint: 'if no lore process is running, lore doctor --fix removes it' });
+  if (!('bytes' in read)) throw new LoreError('IO', `cannot read .knowledge/${JOURNAL}, the record of an interrupted write: it is ${read.size} bytes, more than a journal lore writes`, { hint: `it is not one lore wrote: if no lore process is running, delete .knowledge/${JOURNAL}` });
   const text = read.bytes.toString('utf8');
   let journal: Journal;
   try {

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import { fitJson, type FittedJson } from '../../graph/fit.js';
 import { saveMemoryFile } from '../../graph/memory-file.js';
 import { storeBackend } from '../../graph/backend.js';
@@ -35,6 +36,7 @@ export const op = defineOp<ExportInput, FittedJson | ExportWritten>({
       const budget = input.budget ?? DEFAULT_BUDGET;
       return fitJson(graph.toJSON(), budget === 0 ? Number.POSITIVE_INFINITY : budget);
     }
+    if (input.force === true && ctx.confined === true) throw new UsageError('force is for the CLI: over HTTP and MCP, a file that is not a memory file is never replaced');
     const status = await saveMemoryFile(await inputPath(ctx, file, 'memoryFile'), graph, { display: file, force: input.force === true });
     return { file, status, entities: graph.entityCount, relationships: graph.relationshipCount };
   },

@@ -22,6 +22,8 @@ export const op = defineOp<CheckInput, CheckOutput>({
     const { ws, progress } = ctx;
     const modes = [input.staged === true, input.range !== undefined, input.files !== undefined].filter(Boolean).length;
     if (modes > 1) throw new UsageError('give only one of staged, range and files');
+    // The files to check: for an HTTP or MCP caller, the repository's own (never read through a link).
+    if (input.files !== undefined && ctx.confined === true) for (const file of input.files) await inputPath(ctx, file, 'files[]', { inStore: true });
     const source: ChangeSource = input.range !== undefined ? { kind: 'range', range: input.range } : input.files !== undefined ? { kind: 'files', paths: input.files } : { kind: 'staged' };
     // Both files are checked before the change is: a path refused leaves nothing done.
     const baselineFile = input.baseline === undefined ? undefined : await inputPath(ctx, input.baseline, 'baseline');
