@@ -1,7 +1,7 @@
 // Ways to get a change past the commit guard that once worked, each tried against a real `git
 // commit` with the hook installed and, after `--no-verify`, against `lore check --range` in CI.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -343,6 +343,23 @@ describe('the commit guard, against attempts to hide a change', () => {
     const result = await lore(['hook', 'pre-commit'], { cwd: repo, env: testEnv({ NODE_OPTIONS: '--max-old-space-size=512' }) });
     assert.equal(result.code, 2, result.stderr.slice(0, 500));
     assert.equal(result.stderr, 'error: the commit guard holds at most 8,000,000 added lines at once, and this change adds more (two.txt among them)\nhint: the guard never passes what it has not read; keep large data files out of git (Git LFS), or commit them apart (in a hook, LORE_SKIP=1 skips the check visibly)\n');
+  });
+
+  it('says a change holds too much text to scan instead of running out of memory: ten files of 60 MB in long lines', async (t) => {
+    const { repo } = await setup(t);
+    const text = Buffer.from(`${'x'.repeat(9999)}\n`.repeat(6000));
+    for (let i = 0; i < 10; i++) writeFileSync(join(repo, `big${i}.txt`), Buffer.concat([Buffer.from(`file ${i}\n`), text]));
+    gitSync(repo, ['add', '-A']);
+    const result = await lore(['hook', 'pre-commit'], { cwd: repo, env: testEnv({ NODE_OPTIONS: '--max-old-space-size=1536' }) });
+    assert.equal(result.code, 2, result.stderr.slice(0, 500));
+    assert.match(result.stderr, /^error: the commit guard holds at most 512 MiB of changed files at once, and this change has more \(big\d\.txt among them\)\n/);
+  });
+
+  it('refuses a FIFO named to lore check --files at once, never waiting for a writer', async (t) => {
+    const { repo } = await setup(t);
+    execFileSync('mkfifo', [join(repo, 'fifo')]);
+    const result = await lore(['check', '--files', 'fifo'], { cwd: repo });
+    assert.deepEqual([result.code, result.stderr], [2, 'error: fifo is not a regular file\n']);
   });
 
   it('counts what a range adds, not its files\' lines: a 200,000-line file changed by 45 commits is scanned', async (t) => {

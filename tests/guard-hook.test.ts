@@ -103,10 +103,10 @@ describe('the installed pre-commit hook', () => {
     const { repo, env, first } = await stagedKey(t);
     const path = join(repo, '.knowledge/.cache/guard-rules.json');
     const saved = readFileSync(path, 'utf8');
-    // "<key (sha1)> <CRC-32 of the body>\n<sides and rule table>\n<the rules' versions>"
+    // "<key (sha1)> <CRC-32 of the body>\n<sides, rule table and the rules' files>\n<the rules' versions>"
     const lines = saved.split('\n');
     assert.match(lines[0]!, /^[0-9a-f]{40} [0-9a-f]{8}$/);
-    assert.match(lines[1]!, /^\{"sides":\[.*,"table":\{"origin":\[2\],"where":\[null\],"paths":\{"rule":\[\],"kind":"","text":\[\],"literal":\[\],"ignoreCase":\[\]\},"content":\{"rule":\[0\],"kind":"c","text":\[.+\],"literal":\[.+\],"ignoreCase":\[[01]\]\}\}\}$/);
+    assert.match(lines[1]!, /^\{"sides":\[.*,"table":\{"origin":\[2\],"where":\[null\],"paths":\{"rule":\[\],"kind":"","text":\[\],"literal":\[\],"ignoreCase":\[\]\},"content":\{"rule":\[0\],"kind":"c","text":\[.+\],"literal":\[.+\],"ignoreCase":\[[01]\]\}\},"files":\["\.knowledge\/knowledge\/prohibitions\/pro-key\.yaml"\]\}$/);
     assert.match(lines[2]!, /^\[\{"entry":\{"id":"pro-key",/);
     assert.equal(lines.length, 3);
     // The rule's matcher taken out of the table, the checksum left as it was: not the file lore wrote.

@@ -168,7 +168,7 @@ describe('protection from the first commit', () => {
     assert.match(blocked.stderr, new RegExp(`^lore: scanned the staged change: 2 files, 2 added lines, \\d+ bytes against ${ids.length} prohibitions \\(0 from the change itself\\)\n`));
     assert.match(blocked.stderr, /\nBLOCKED secrets-env-files \[critical\] Never commit \.env files\n {2}\.env: path matches /);
     assert.match(blocked.stderr, /\nBLOCKED secrets-aws-access-key \[critical\] Never commit AWS access keys\n {2}keys\.txt:1:/);
-    assert.match(blocked.stderr, /\nlore: note: no prohibition is committed or staged: the working tree's apply \(commit \.knowledge\/knowledge\/prohibitions\/ so that they apply for everyone, and in CI\)\n/);
+    assert.match(blocked.stderr, new RegExp(`\\nlore: note: ${ids.length} prohibitions in the working tree are neither committed nor staged: they apply here \\(commit them so that they apply for everyone, and in CI\\)\\n`));
     assert.equal(gitSync(repo, ['rev-list', '--count', 'HEAD']), '1\n');
     // Once the prohibitions are committed, they are the ones that apply, and the note is gone.
     gitSync(repo, ['reset', '-q']);
@@ -178,6 +178,25 @@ describe('protection from the first commit', () => {
     const later = await gitRun(repo, ['commit', '-q', '-m', 'keys'], env);
     assert.equal(later.code, 1, later.stderr);
     assert.doesNotMatch(later.stderr, /lore: note:/);
+  });
+
+  it('keeps every uncommitted prohibition on when a first commit stages only one of them', async (t) => {
+    const { repo, env } = await freshRepository(t);
+    gitSync(repo, ['add', '.knowledge/config.yaml', '.knowledge/knowledge/prohibitions/secrets-env-files.yaml']);
+    writeFileSync(join(repo, 'a.txt'), 'k = "AKIAZZQQ3RT5WXYV7ABC"\n');
+    gitSync(repo, ['add', 'a.txt']);
+    const first = await gitRun(repo, ['commit', '-q', '-m', 'first'], env);
+    assert.equal(first.code, 1, first.stderr);
+    assert.match(first.stderr, /\nBLOCKED secrets-aws-access-key \[critical\] Never commit AWS access keys\n {2}a\.txt:1:/);
+    assert.match(first.stderr, new RegExp(`\\nlore: note: ${ids.length - 1} prohibitions in the working tree are neither committed nor staged: they apply here`));
+    // The key taken out, the partial store committed: the next commit is still checked against all of them.
+    gitSync(repo, ['rm', '-q', '--cached', 'a.txt']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'first'], env)).code, 0);
+    writeFileSync(join(repo, 'b.txt'), 'k = "AKIAZZQQ3RT5WXYV7ABD"\n');
+    gitSync(repo, ['add', 'b.txt']);
+    const second = await gitRun(repo, ['commit', '-q', '-m', 'second'], env);
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, /\nBLOCKED secrets-aws-access-key /);
   });
 
   it('keeps a store committed without prohibitions usable while one is drafted: a draft it cannot read is a note, an unstaged config edit nothing', async (t) => {

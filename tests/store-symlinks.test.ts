@@ -57,6 +57,11 @@ describe('symlinks inside .knowledge/', () => {
     const validated = await loreBounded(['validate'], root);
     assert.notEqual(validated.code, null, 'validate hung');
     assert.match(validated.stdout + validated.stderr, /the schema copies editors use are out of date/);
+    // A FIFO where a record file should be: refused as not a file, never waited on.
+    execFileSync('mkfifo', [join(root, '.knowledge/knowledge/recommendations/rec-fifo.yaml')]);
+    const withFifo = await loreBounded(['validate'], root);
+    assert.equal(withFifo.code, 1, withFifo.stderr);
+    assert.match(withFifo.stdout, /rec-fifo\.yaml: error: could not read the file: .* is not a regular file/);
   });
 
   it('are reported by lore validate, with their path, and never read', async (t) => {

@@ -9,8 +9,12 @@ import { isErrno, LoreError } from '../errors.js';
 /** Open flag that makes opening a symlink fail with ELOOP (0 where the platform has none). */
 export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
 
-/** Flags to open a file for reading without following a symlink. */
-export const READ_NOFOLLOW = constants.O_RDONLY | O_NOFOLLOW;
+/**
+ * Flags to open a file for reading without following a symlink; non-blocking, so that a FIFO put
+ * where a file should be (a clone cannot hold one, a hostile process can make one) is opened at
+ * once and then refused as not a file, never waited on. Reading a regular file is the same.
+ */
+export const READ_NOFOLLOW = constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
 const STORE_DIR = '.knowledge';
 

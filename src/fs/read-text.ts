@@ -1,7 +1,7 @@
 // Reading a text file that may not exist, and a file up to a size cap.
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isErrno } from '../errors.js';
+import { isErrno, LoreError } from '../errors.js';
 import { assertNoSymlinkedDirs, inStore, READ_NOFOLLOW, rethrowSymlink } from './no-follow.js';
 
 /** The file's text, or undefined when it does not exist; other errors are thrown. Never through a symlink inside a store. */
@@ -105,7 +105,9 @@ export function readCapped(path: string, max: number): { bytes: Buffer } | { siz
     return rethrowSymlink(error, path);
   }
   try {
-    const { size } = fstatSync(fd);
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new LoreError('IO', `${path} is not a regular file`);
+    const { size } = info;
     if (size > max) return { size };
     const buffer = Buffer.allocUnsafe(size);
     let read = 0;

@@ -12,6 +12,8 @@ import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { priorityRank } from '../priority.js';
 import { GUARD_KINDS, readTopLevel, type TopLevel } from './hook-git.js';
+import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
+import { isRecordName } from '../store/record-files.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
 import { appliedVersions, compileTable, ruleTable, unionVersions, type CompiledRules, type RuleOrigin, type RuleVersion } from './rules.js';
@@ -184,7 +186,7 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
       const split = splitRules(sides[0]!, sides[1]!);
       // Sides with problems are not remembered: a pin fetched later (lore sync) must be read then.
       if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(split.sides, split.versions, split.rules.table);
-      kept = split;
+      kept = { ...split, files: [...new Set(split.versions.map((v) => v.file))] };
     }
   }
   const [committed, change] = kept.sides as [GitRecords, GitRecords];
@@ -194,7 +196,7 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   // While no prohibition is committed or staged, the working tree's apply: the first commits after
   // lore init, and a first commit that stages only part of .knowledge/ (its config.yaml, say),
   // which must not leave every later commit checked against no rule at all.
-  if ('index' in changeAt && kept.rules.table.origin.length === 0 && changeProblems.length === 0) {
+  if ('index' in changeAt && changeProblems.length === 0) {
     if (!committed.exists && !change.exists) {
       const uncommitted = await uncommittedStore(where.cwd, where.env);
       if (uncommitted !== undefined) {
@@ -202,14 +204,17 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
         return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_NOTE] };
       }
     } else {
-      // A store committed without prohibitions (one used for knowledge only, or one that arrived
-      // in part): the working tree's valid ones apply; one it cannot read is a note, not a stop.
-      const working = await workingTreeProhibitions(where.cwd);
-      if (working !== undefined) {
-        const notes = [...new Set(working.problems.map((p) => p.file))].map((file) => `a prohibition in the working tree was not applied: ${file} does not validate (lore validate says why)`);
-        if (working.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes };
-        const split = splitRules({ ...committed, records: [...committed.records, ...working.records] }, change);
-        return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_RULES_NOTE, ...notes] };
+      // Prohibitions in the working tree that neither side holds (a store committed in part, a rule
+      // being written): they apply here too, so that a partial first commit turns nothing off; one
+      // that cannot be read is a note, not a stop.
+      const untracked = await untrackedProhibitions(where.cwd, new Set(kept.files));
+      if (untracked !== undefined) {
+        const notes = [...new Set(untracked.problems.map((p) => p.file))].map((file) => `a prohibition in the working tree was not applied: ${file} does not validate (lore validate says why)`);
+        if (untracked.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes };
+        const { table, version } = kept.rules;
+        const all = unionVersions(Array.from(table.origin, (_, v) => version(v)), versions(untracked.records, 'committed'));
+        const note = `${untracked.records.length === 1 ? '1 prohibition' : `${untracked.records.length} prohibitions`} in the working tree ${untracked.records.length === 1 ? 'is' : 'are'} neither committed nor staged: ${untracked.records.length === 1 ? 'it applies' : 'they apply'} here (commit ${untracked.records.length === 1 ? 'it' : 'them'} so that ${untracked.records.length === 1 ? 'it applies' : 'they apply'} for everyone, and in CI)`;
+        return { committed, change, rules: { table: ruleTable(all), version: (v) => all[v]! }, cache, snapshot, git: context, changeProblems, notes: [note, ...notes] };
       }
     }
   }
@@ -244,7 +249,6 @@ function withSourceRules<R extends StoreRecord>(own: readonly R[], fromSources: 
 }
 
 const UNCOMMITTED_NOTE = '.knowledge/ is in the working tree but not yet committed: its prohibitions apply (commit .knowledge/ so that they apply for everyone)';
-const UNCOMMITTED_RULES_NOTE = "no prohibition is committed or staged: the working tree's apply (commit .knowledge/knowledge/prohibitions/ so that they apply for everyone, and in CI)";
 
 /**
  * The prohibitions of a `.knowledge/` that is neither committed nor staged: the first commits
@@ -267,19 +271,28 @@ async function uncommittedStore(root: string, env: NodeJS.ProcessEnv): Promise<G
 }
 
 /**
- * The prohibitions of the working tree and the problems of those it cannot read, when it has any
- * prohibition file at all (nothing is read otherwise); its config.yaml is not taken: the committed
- * one holds.
+ * The prohibitions of the working tree that are not among `known` (the files both sides' rules were
+ * read from), and the problems of those it cannot read; undefined when there is none (a listing
+ * of one folder, every commit). The committed config.yaml holds: the working tree's is not read.
  */
-async function workingTreeProhibitions(root: string): Promise<{ records: Array<StoreRecord & { blob: string }>; problems: Problem[] } | undefined> {
-  const { lstatSync, readdirSync } = await import('node:fs');
-  const dir = join(root, '.knowledge', 'knowledge', 'prohibitions');
-  const folder = lstatSync(dir, { throwIfNoEntry: false });
-  if (folder === undefined || (folder.isDirectory() && readdirSync(dir).length === 0)) return undefined;
-  const [{ loadConfig }, { readRecords }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
+async function untrackedProhibitions(root: string, known: ReadonlySet<string>): Promise<{ records: Array<StoreRecord & { blob: string }>; problems: Problem[] } | undefined> {
+  const { readdirSync } = await import('node:fs');
+  const folder = `${KNOWLEDGE_DIR}/${KINDS.prohibition.dir}`;
+  let names: string[];
+  try {
+    names = readdirSync(join(root, folder));
+  } catch {
+    return undefined; // no folder (or not one): no prohibition file in the working tree
+  }
+  const untracked = names.filter((name) => isRecordName(name) && !known.has(`${folder}/${name}`));
+  if (untracked.length === 0) return undefined;
+  const [{ loadConfig }, { readRecordFile }] = await Promise.all([import('../store/open.js'), import('../store/read.js')]);
   const { config } = await loadConfig(root);
-  const read = await readRecords(root, { kinds: ['prohibition'], limits: config.limits });
-  return { records: read.records.map((record) => ({ ...record, blob: `working-tree:${record.file}` })), problems: read.problems.filter((p) => p.severity === 'error') };
+  const read = await Promise.all(untracked.sort(byText).map((name) => readRecordFile(root, 'prohibition', join(root, folder, name), config.limits)));
+  return {
+    records: read.flatMap(({ record }) => (record === undefined ? [] : [{ ...record, blob: `working-tree:${record.file}` }])),
+    problems: read.flatMap(({ problems }) => problems.filter((p) => p.severity === 'error')),
+  };
 }
 
 /** Problems listed once, in order, whichever checks found them. */

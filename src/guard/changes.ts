@@ -152,15 +152,23 @@ export function readStaged(options: GitOptions): StagedStart {
  */
 export const MAX_SCAN_LINES = 8_000_000;
 
+/**
+ * The most characters of new versions one check holds: the lines it scans keep their file's text
+ * alive, so ten staged files of 60 MB in long lines (few lines, within MAX_SCAN_LINES) took 1.2 GB.
+ */
+export const MAX_SCAN_TEXT = 512 * 1024 * 1024;
+
 const TOO_MANY_LINES_HINT = 'the guard never passes what it has not read; keep large data files out of git (Git LFS), or commit them apart (in a hook, LORE_SKIP=1 skips the check visibly)';
 
 /** What one check has read so far: files over the byte cap, and how many lines the files add. */
 interface Scan {
   tooLarge: Array<{ path: string; size: number }>;
   added: number;
+  /** Characters of the new versions read so far. */
+  text: number;
 }
 
-const newScan = (): Scan => ({ tooLarge: [], added: 0 });
+const newScan = (): Scan => ({ tooLarge: [], added: 0, text: 0 });
 
 function lineCount(text: string): number {
   let lines = text === '' || text.endsWith('\n') ? 0 : 1;
@@ -170,6 +178,8 @@ function lineCount(text: string): number {
 
 /** addedLines of one file of a check, within MAX_SCAN_LINES: the file's versions before they are split, what it adds after. */
 function addedWithin(scan: Scan, path: string, text: string, before: readonly string[]): AddedLine[] {
+  scan.text += text.length;
+  if (scan.text > MAX_SCAN_TEXT) throw new LoreError('TOO_LARGE', `the commit guard holds at most ${MAX_SCAN_TEXT / 1024 / 1024} MiB of changed files at once, and this change has more (${path} among them)`, { hint: TOO_MANY_LINES_HINT });
   const lines = lineCount(text);
   const held = before.reduce((sum, version) => sum + lineCount(version), lines);
   if (held > MAX_SCAN_LINES) throw new LoreError('TOO_LARGE', `the commit guard cannot compare ${path}: its versions hold ${held.toLocaleString('en-US')} lines, over the ${MAX_SCAN_LINES.toLocaleString('en-US')} it holds at once`, { hint: TOO_MANY_LINES_HINT });

@@ -42,6 +42,8 @@ type SavedVersion = Omit<RuleVersion, 'origin'>;
 interface Saved {
   sides: GitRecords[];
   table: RuleTable;
+  /** The files the rules were read from (both sides): what is not among them in the working tree is untracked. */
+  files: string[];
 }
 
 /** What a cache file holds for the key it names: read (and checked against its checksum) once, when first wanted. */
@@ -60,7 +62,7 @@ function once<T>(content: () => T): () => T {
  * The snapshot file: "<key> <CRC-32 of the body>\n<body>"; a file cut short or damaged is not
  * the one lore wrote. Kept in memory while the file is the same (readParsedIfExistsSync).
  */
-function readSnapshotFile(bytes: Buffer): CacheFile<{ sides: GitRecords[]; rules: CompiledRules }> | undefined {
+function readSnapshotFile(bytes: Buffer): CacheFile<{ sides: GitRecords[]; rules: CompiledRules; files: string[] }> | undefined {
   const newline = bytes.indexOf(10);
   if (newline === -1) return undefined;
   const [key, sum] = bytes.toString('latin1', 0, newline).split(' ');
@@ -76,7 +78,7 @@ function readSnapshotFile(bytes: Buffer): CacheFile<{ sides: GitRecords[]; rules
         versions ??= (JSON.parse(bytes.toString('utf8', second + 1)) as SavedVersion[]).map((item, at) => ({ ...item, origin: originOf(table, at) }));
         return versions[v]!;
       };
-      return { sides: saved.sides, rules: { table, version } };
+      return { sides: saved.sides, rules: { table, version }, files: saved.files };
     }),
   };
 }
@@ -95,7 +97,7 @@ export class RuleSnapshot {
   private readonly path: string;
   /** Automata built this run, to save: file → header and bytes. */
   private readonly built = new Map<string, { head: string; bytes: Uint8Array }>();
-  private stored: { sides: GitRecords[]; rules: CompiledRules } | undefined;
+  private stored: { sides: GitRecords[]; rules: CompiledRules; files: string[] } | undefined;
   private toSave: { sides: GitRecords[]; table: RuleTable; versions: readonly RuleVersion[] } | undefined;
 
   /** `key` undefined: nothing is read or saved (a listing tracks the cache). */
@@ -130,7 +132,7 @@ export class RuleSnapshot {
   }
 
   /** Both sides (their records other than prohibitions) and the rules, when the snapshot holds them. */
-  kept(): { sides: GitRecords[]; rules: CompiledRules } | undefined {
+  kept(): { sides: GitRecords[]; rules: CompiledRules; files: string[] } | undefined {
     return this.stored;
   }
 
@@ -170,7 +172,8 @@ export class RuleSnapshot {
     const { sides, table, versions } = this.toSave;
     this.toSave = undefined;
     const saved: SavedVersion[] = versions.map(({ entry, file, identity }) => ({ entry: pick(entry), file, ...(identity === undefined ? {} : { identity }) }));
-    const body = Buffer.from(`${JSON.stringify({ sides, table } satisfies Saved)}\n${JSON.stringify(saved)}`);
+    const files = [...new Set(versions.map((v) => v.file))];
+    const body = Buffer.from(`${JSON.stringify({ sides, table, files } satisfies Saved)}\n${JSON.stringify(saved)}`);
     await writeFileAtomic(this.path, Buffer.concat([Buffer.from(`${this.key} ${checksum(body)}\n`), body]), { durable: false }).catch(() => undefined);
   }
 }

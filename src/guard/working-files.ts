@@ -1,4 +1,5 @@
 // `lore check --files`: working-tree files read whole, every line counted as added.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { LoreError, isErrno } from '../errors.js';
@@ -15,7 +16,7 @@ export async function readWorkingFiles(root: string, cwd: string, paths: readonl
     if (path.startsWith('..')) throw new LoreError('USAGE', `${given} is outside the repository ${root}`);
     try {
       // A regular file, judged by what was opened (a device or a FIFO behind a name is refused, not read forever).
-      const handle = await open(absolute, 'r');
+      const handle = await open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw new LoreError('USAGE', `${given} is not a regular file`);

@@ -28,6 +28,7 @@ async function boundary(ctx: OpContext): Promise<string> {
  * (with `inStore`, one under .knowledge/ too: a file the guard is asked to check).
  */
 export async function inputPath(ctx: OpContext, given: string, field: string, options: { inStore?: boolean } = {}): Promise<string> {
+  if (given.includes('\0')) throw new LoreError('USAGE', `${field} ${JSON.stringify(given)} holds a NUL character, which no path can`);
   const path = resolve(ctx.ws.cwd, given);
   if (ctx.confined !== true) return path;
   const root = await boundary(ctx);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { SCHEMAS_DIR, SCHEMA_NAMES, schemaFileName } from '../schema/schemas.js';
 
 /** Bump when parsing, the rules or derived values (prefilter literals, the guard's rule table: validity windows as read) change in a way the schemas do not show. */
-const CACHE_FORMAT = 15;
+const CACHE_FORMAT = 16;
 
 let rulesKey: string | undefined;
 
