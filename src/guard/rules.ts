@@ -6,7 +6,6 @@
 // those matchers, of the versions that apply.
 import { applicabilityOf, applies, appliesEverywhere, type Applicability, type ApplyContext } from '../knowledge/applicable.js';
 import { codePointsAsUnits, compileGlob, globToRegex } from '../match/glob.js';
-import { LoreError } from '../errors.js';
 import { compileRegex, type SafeRegex } from '../match/regex.js';
 import type { KnowledgeEntry } from '../types.js';
 import { LiteralSet } from './aho-corasick.js';
@@ -171,7 +170,6 @@ export class MatcherSet {
     private readonly version: (v: number) => RuleVersion,
     applied: Uint8Array,
     literals: (usable: ReadonlyArray<{ id: number; text: string }>) => LiteralSet,
-    private readonly work: PatternWork = { steps: 0 },
   ) {
     const size = columns.text.length;
     const usable: Array<{ id: number; text: string }> = [];
@@ -221,7 +219,7 @@ export class MatcherSet {
     if (first === -1) throw new Error(`matcher ${id} belongs to a rule that does not apply`);
     const kind = KINDS[this.columns.kind[first] as keyof typeof KINDS];
     const text = this.columns.text[first]!;
-    const test = compiledLazily(kind, text, this.work);
+    const test = compiledLazily(kind, text);
     const { version } = this;
     const group: Matcher[] = [];
     for (let m = first; m !== -1; m = next[m]!) {
@@ -272,26 +270,13 @@ export class MatcherSet {
   }
 }
 
-/**
- * The most pattern steps one check takes: a regex reads a subject in about its program's size
- * times the subject's length steps (some 20 ns each here), so this is a few minutes. A rule near
- * the size cap over megabytes of lines it must read would otherwise hold a commit, or CI, for
- * hours; past this the check stops (TOO_LARGE), before the subject that would cross it.
- */
-export const MAX_PATTERN_STEPS = 10_000_000_000;
-
-/** The steps a check's patterns have taken so far (shared by its paths and its content). */
-export interface PatternWork {
-  steps: number;
-}
-
 /** A matcher's test, compiled on its first run: most matchers never run (their literal is absent). */
-function compiledLazily(kind: Matcher['kind'], text: string, work: PatternWork): Test {
+function compiledLazily(kind: Matcher['kind'], text: string): Test {
   let test: Test | undefined;
-  return (subject) => (test ??= compile(kind, text, work))(subject);
+  return (subject) => (test ??= compile(kind, text))(subject);
 }
 
-function compile(kind: Matcher['kind'], text: string, work: PatternWork): Test {
+function compile(kind: Matcher['kind'], text: string): Test {
   if (kind === 'glob') {
     const glob = compileGlob(text);
     return (subject) => (glob.test(subject) ? { index: 0, text: subject } : undefined);
@@ -299,21 +284,9 @@ function compile(kind: Matcher['kind'], text: string, work: PatternWork): Test {
   const regex: SafeRegex = compileRegex(text);
   const literal = kind === 'content' ? requiredLiteral(text) : undefined;
   const width = literal === undefined ? undefined : maxWidth(text);
-  // The whole subject read: counted against the check's steps first. (Around a literal, a long line
-  // is read only in windows of a bounded width.)
-  const find = (subject: string): ReturnType<Test> => {
-    work.steps += regex.size * subject.length;
-    if (work.steps > MAX_PATTERN_STEPS) throw tooManySteps(regex);
-    return regex.find(subject);
-  };
-  if (literal === undefined || width === undefined || width > MAX_WINDOW_WIDTH) return find;
-  return (subject) => (subject.length < LONG_LINE ? find(subject) : findAround(regex, subject, literal, width));
+  if (literal === undefined || width === undefined || width > MAX_WINDOW_WIDTH) return (subject) => regex.find(subject);
+  return (subject) => (subject.length < LONG_LINE ? regex.find(subject) : findAround(regex, subject, literal, width));
 }
-
-const tooManySteps = (regex: SafeRegex): LoreError =>
-  new LoreError('TOO_LARGE', `the commit guard takes at most ${MAX_PATTERN_STEPS.toLocaleString('en-US')} pattern steps in one check (a pattern's instructions times the characters it reads), and this change needs more: one of the patterns is ${JSON.stringify(regex.source)} (${regex.size} instructions)`, {
-    hint: 'shorten the largest patterns, or give them a literal of 3 characters or more for the prefilter to look for; keep large data files out of git (Git LFS)',
-  });
 
 /** The automaton of a set of literals: built, or taken from an earlier run. */
 export type LiteralSets = (name: 'paths' | 'content', literals: ReadonlyArray<{ id: number; text: string }>) => LiteralSet;
@@ -322,8 +295,7 @@ const buildLiteralSet: LiteralSets = (_name, literals) => new LiteralSet(literal
 
 /** The path and content matchers of the versions `applied` marks; `literalSets` may take the automata from an earlier run. */
 export function compileTable(rules: CompiledRules, applied: Uint8Array, literalSets: LiteralSets = buildLiteralSet): { paths: MatcherSet; content: MatcherSet } {
-  const work: PatternWork = { steps: 0 };
-  const set = (name: 'paths' | 'content'): MatcherSet => new MatcherSet(rules.table[name], (v) => rules.version(v), applied, (usable) => literalSets(name, usable), work);
+  const set = (name: 'paths' | 'content'): MatcherSet => new MatcherSet(rules.table[name], (v) => rules.version(v), applied, (usable) => literalSets(name, usable));
   return { paths: set('paths'), content: set('content') };
 }
 
