@@ -360,6 +360,9 @@ describe('the commit guard, against attempts to hide a change', () => {
     execFileSync('mkfifo', [join(repo, 'fifo')]);
     const result = await lore(['check', '--files', 'fifo'], { cwd: repo });
     assert.deepEqual([result.code, result.stderr], [2, 'error: fifo is not a regular file\n']);
+    // Named as a baseline, too.
+    const baseline = await lore(['check', '--staged', '--baseline', 'fifo'], { cwd: repo });
+    assert.deepEqual([baseline.code, baseline.stderr], [2, `error: ${join(repo, 'fifo')} is not a regular file\n`]);
   });
 
   it('counts what a range adds, not its files\' lines: a 200,000-line file changed by 45 commits is scanned', async (t) => {

@@ -199,6 +199,15 @@ describe('protection from the first commit', () => {
     assert.match(second.stderr, /\nBLOCKED secrets-aws-access-key /);
   });
 
+  it('takes a staged rename of a prohibition file for what it is: the same rule, counted once, no note', async (t) => {
+    const { repo, env } = await freshRepository(t);
+    gitSync(repo, ['add', '.knowledge']);
+    assert.equal((await gitRun(repo, ['commit', '-q', '-m', 'store'], env)).code, 0);
+    gitSync(repo, ['mv', '.knowledge/knowledge/prohibitions/secrets-env-files.yaml', '.knowledge/knowledge/prohibitions/secrets-env-files.yml']);
+    const renamed = await lore(['hook', 'pre-commit'], { cwd: repo, env: { ...env, GIT_INDEX_FILE: '.git/index' } });
+    assert.deepEqual([renamed.code, renamed.stderr], [0, `lore: passed: no match for ${ids.length} prohibitions in 1 file, 0 added lines\n`]);
+  });
+
   it('keeps a store committed without prohibitions usable while one is drafted: a draft it cannot read is a note, an unstaged config edit nothing', async (t) => {
     const repo = gitRepo(t);
     const env = envWithLore(t);

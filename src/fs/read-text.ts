@@ -1,6 +1,6 @@
 // Reading a text file that may not exist, and a file up to a size cap.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { isErrno, LoreError } from '../errors.js';
 import { assertNoSymlinkedDirs, inStore, READ_NOFOLLOW, rethrowSymlink } from './no-follow.js';
 
@@ -91,6 +91,21 @@ export function readExactlySync(fd: number, bytes: Uint8Array, position: number)
     const n = readSync(fd, bytes, read, bytes.length - read, position + read);
     if (n === 0) throw new Error('the file is cut short');
     read += n;
+  }
+}
+
+/**
+ * The bytes of a file a person or a caller names (a baseline, a memory file): a link is followed,
+ * but what is opened must be a regular file, opened without waiting (a FIFO is refused at once,
+ * never waited on). Errors as readFile's (ENOENT for a missing file).
+ */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!(await handle.stat()).isFile()) throw new LoreError('IO', `${path} is not a regular file`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,9 +1,10 @@
 // The graph in one JSON file, `{ "entities": [...], "relationships": [...] }` (--memory-file,
 // default context.json). A missing file loads as an empty graph; any other read error, invalid
 // JSON or invalid content is an error, and a failed flow never replaces the file.
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { isErrno, LoreError, ValidationError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readRegularFile } from '../fs/read-text.js';
 import { validateAgainst } from '../schema/validate.js';
 import type { EntityInput, GraphMemory, GraphMemoryFile, RelationshipInput } from '../types.js';
 import { decodeUtf8, decodeUtf8OrThrow } from '../fs/utf8.js';
@@ -72,7 +73,7 @@ export async function loadMemoryFile(path: string, options: GraphOptions & { dis
   const file = options.display ?? path;
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
     if (isErrno(error, 'ENOENT') && options.mustExist !== true) return { graph: new ContextGraph(options), warnings: [], exists: false };
     if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `${file} does not exist`, { cause: error });
@@ -137,7 +138,7 @@ export async function saveMemoryFile(path: string, graph: ContextGraph, options:
   const real = await target(path);
   let existing: Buffer | undefined;
   try {
-    existing = await readFile(real);
+    existing = await readRegularFile(real);
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw new LoreError('IO', `could not save the context graph to ${file}: ${(error as Error).message}`, { cause: error });
   }

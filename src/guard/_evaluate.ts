@@ -185,8 +185,8 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
       const sides = await Promise.all(read.map((side, i) => withSources(where, cache, listings[i]!, side)));
       const split = splitRules(sides[0]!, sides[1]!);
       // Sides with problems are not remembered: a pin fetched later (lore sync) must be read then.
-      if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(split.sides, split.versions, split.rules.table);
-      kept = { ...split, files: [...new Set(split.versions.map((v) => v.file))] };
+      if (!sides.some((side) => side.problems.some((p) => p.severity === 'error'))) snapshot.keep(split.sides, split.versions, split.rules.table, split.files);
+      kept = split;
     }
   }
   const [committed, change] = kept.sides as [GitRecords, GitRecords];
@@ -222,10 +222,13 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
 }
 
 /** Both sides' prohibitions, unioned into one rule table, and the sides without them. */
-function splitRules(committed: GitRecords, change: GitRecords): { sides: GitRecords[]; versions: RuleVersion[]; rules: CompiledRules } {
-  const all = unionVersions(versions(committed.records, 'committed'), versions(change.records, 'change'));
+function splitRules(committed: GitRecords, change: GitRecords): { sides: GitRecords[]; versions: RuleVersion[]; rules: CompiledRules; files: string[] } {
+  const [before, after] = [versions(committed.records, 'committed'), versions(change.records, 'change')];
+  const all = unionVersions(before, after);
   const sides = [committed, change].map((side) => ({ ...side, records: side.records.filter((r) => r.kind !== 'prohibition') }));
-  return { sides, versions: all, rules: { table: ruleTable(all), version: (v) => all[v]! } };
+  // Every file a rule was read from, on either side: a rename keeps one version (the same blob) but two files.
+  const files = [...new Set([...before, ...after].map((v) => v.file))];
+  return { sides, versions: all, rules: { table: ruleTable(all), version: (v) => all[v]! }, files };
 }
 
 /**

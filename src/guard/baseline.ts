@@ -1,8 +1,9 @@
 // Baselines: findings already known, by fingerprint, so a team can adopt a rule without fixing
 // every old hit first. `lore check --write-baseline FILE` writes one; `--baseline FILE` uses it.
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { LoreError, ValidationError, isErrno } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readRegularFile } from '../fs/read-text.js';
 import { decodeUtf8OrThrow } from '../fs/utf8.js';
 import { parseJson } from '../store/json-text.js';
 import type { Finding } from './scan.js';
@@ -17,10 +18,11 @@ interface BaselineFile {
 export async function readBaseline(path: string): Promise<Set<string>> {
   let parsed: BaselineFile;
   try {
-    parsed = parseJson(decodeUtf8OrThrow(await readFile(path), path), path, 'a lore baseline') as BaselineFile;
+    parsed = parseJson(decodeUtf8OrThrow(await readRegularFile(path), path), path, 'a lore baseline') as BaselineFile;
   } catch (error) {
     if (isErrno(error, 'ENOENT')) throw new LoreError('NOT_FOUND', `no baseline at ${path}`, { hint: 'write one with lore check --write-baseline FILE' });
     if (error instanceof ValidationError) throw new LoreError('PARSE', `the baseline ${path} cannot be read`, { problems: error.problems, cause: error });
+    if (error instanceof LoreError) throw error;
     throw new LoreError('IO', `could not read the baseline ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (parsed?.version !== 1 || !Array.isArray(parsed.findings) || parsed.findings.some((f) => typeof f?.fingerprint !== 'string')) {

@@ -98,7 +98,7 @@ export class RuleSnapshot {
   /** Automata built this run, to save: file → header and bytes. */
   private readonly built = new Map<string, { head: string; bytes: Uint8Array }>();
   private stored: { sides: GitRecords[]; rules: CompiledRules; files: string[] } | undefined;
-  private toSave: { sides: GitRecords[]; table: RuleTable; versions: readonly RuleVersion[] } | undefined;
+  private toSave: { sides: GitRecords[]; table: RuleTable; versions: readonly RuleVersion[]; files: string[] } | undefined;
 
   /** `key` undefined: nothing is read or saved (a listing tracks the cache). */
   private constructor(root: string, private readonly key: string | undefined) {
@@ -137,8 +137,8 @@ export class RuleSnapshot {
   }
 
   /** Remembers both sides (read anew, problems included, prohibitions left out) and their rules' versions and table, for the next run. */
-  keep(sides: GitRecords[], versions: readonly RuleVersion[], table: RuleTable): void {
-    if (this.key !== undefined) this.toSave = { sides, table, versions };
+  keep(sides: GitRecords[], versions: readonly RuleVersion[], table: RuleTable, files: readonly string[]): void {
+    if (this.key !== undefined) this.toSave = { sides, table, versions, files: [...files] };
   }
 
   /**
@@ -169,10 +169,9 @@ export class RuleSnapshot {
     await Promise.all([...this.built].map(([path, { head, bytes }]) => writeFileAtomic(path, Buffer.concat([Buffer.from(head, 'latin1'), bytes]), { durable: false }).catch(() => undefined)));
     this.built.clear();
     if (this.toSave === undefined || this.key === undefined) return;
-    const { sides, table, versions } = this.toSave;
+    const { sides, table, versions, files } = this.toSave;
     this.toSave = undefined;
     const saved: SavedVersion[] = versions.map(({ entry, file, identity }) => ({ entry: pick(entry), file, ...(identity === undefined ? {} : { identity }) }));
-    const files = [...new Set(versions.map((v) => v.file))];
     const body = Buffer.from(`${JSON.stringify({ sides, table, files } satisfies Saved)}\n${JSON.stringify(saved)}`);
     await writeFileAtomic(this.path, Buffer.concat([Buffer.from(`${this.key} ${checksum(body)}\n`), body]), { durable: false }).catch(() => undefined);
   }
