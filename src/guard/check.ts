@@ -35,9 +35,9 @@ export async function checkStaged(options: CheckOptions): Promise<CheckReport> {
     lineText: lineReader((finding) => ({ key: finding.path, read: async () => staged.read.blobs.get(blobOf.get(finding.path) ?? '') })),
   });
   // The staged change git will commit must be the one read: refused (exit 2, the commit blocked)
-  // when the index was written meanwhile with another staged change. What is written after this
-  // look, before git reads the index again (the milliseconds until this process exits), only CI's
-  // range check sees.
+  // when the index was written meanwhile with another staged change. What is staged after this
+  // look, before git reads the index again (a hook chained after lore's, another process), only
+  // CI's range check sees.
   if (!(await sameStagedChange(where, start))) {
     throw new LoreError('CONFLICT', 'the staged change changed while lore checked it (the index was written meanwhile: a git add, or another hook)', { hint: 'run git commit again: lore checks the staged change as it is then' });
   }
