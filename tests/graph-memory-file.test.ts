@@ -62,7 +62,7 @@ describe('loading a memory file', () => {
     const dir = tempDir(t);
     mkdirSync(join(dir, 'context.json'));
     const result = await lore(['graph', 'show', '--memory-file', 'context.json'], { cwd: dir });
-    assert.deepEqual(result, { code: 2, stdout: '', stderr: 'error: could not read the context graph context.json: EISDIR: illegal operation on a directory, read\n' });
+    assert.deepEqual(result, { code: 2, stdout: '', stderr: `error: could not read the context graph context.json: ${join(dir, 'context.json')} is not a regular file\n` });
     await assert.rejects(loadMemoryFile(join(dir, 'context.json')), (error: LoreError) => error.code === 'IO' && error.exitCode === 2);
   });
 
