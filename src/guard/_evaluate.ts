@@ -193,9 +193,9 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
   failOnProblems(committed.problems);
   const context = { ...(await gitContext), ...(head === undefined ? {} : { turnsAtHead: head.turns }) };
   const changeProblems = change.problems.filter((p) => p.severity === 'error');
-  // While no prohibition is committed or staged, the working tree's apply: the first commits after
-  // lore init, and a first commit that stages only part of .knowledge/ (its config.yaml, say),
-  // which must not leave every later commit checked against no rule at all.
+  // In the hook, the working tree's prohibitions apply where git does not hold them yet: all of
+  // them before .knowledge/ is committed or staged (right after lore init), and otherwise those of
+  // its files neither side holds (a store committed in part must not turn the rest off).
   if ('index' in changeAt && changeProblems.length === 0) {
     if (!committed.exists && !change.exists) {
       const uncommitted = await uncommittedStore(where.cwd, where.env);

@@ -153,8 +153,8 @@ export function readStaged(options: GitOptions): StagedStart {
 export const MAX_SCAN_LINES = 8_000_000;
 
 /**
- * The most characters of new versions one check holds: the lines it scans keep their file's text
- * alive, so ten staged files of 60 MB in long lines (few lines, within MAX_SCAN_LINES) took 1.2 GB.
+ * The most characters of added text one check holds (a new file's whole text, a modified file's
+ * added lines): ten staged files of 60 MB in long lines (few lines, within MAX_SCAN_LINES) took 1.2 GB.
  */
 export const MAX_SCAN_TEXT = 512 * 1024 * 1024;
 
@@ -178,17 +178,32 @@ function lineCount(text: string): number {
 
 /** addedLines of one file of a check, within MAX_SCAN_LINES: the file's versions before they are split, what it adds after. */
 function addedWithin(scan: Scan, path: string, text: string, before: readonly string[]): AddedLine[] {
-  scan.text += text.length;
-  if (scan.text > MAX_SCAN_TEXT) throw new LoreError('TOO_LARGE', `the commit guard holds at most ${MAX_SCAN_TEXT / 1024 / 1024} MiB of changed files at once, and this change has more (${path} among them)`, { hint: TOO_MANY_LINES_HINT });
   const lines = lineCount(text);
   const held = before.reduce((sum, version) => sum + lineCount(version), lines);
   if (held > MAX_SCAN_LINES) throw new LoreError('TOO_LARGE', `the commit guard cannot compare ${path}: its versions hold ${held.toLocaleString('en-US')} lines, over the ${MAX_SCAN_LINES.toLocaleString('en-US')} it holds at once`, { hint: TOO_MANY_LINES_HINT });
-  // A new file adds every line: known before they are made.
-  if (before.length === 0 && scan.added + lines > MAX_SCAN_LINES) throw tooManyAdded(path);
+  // A new file adds every line, and they keep its text: both known before they are made.
+  if (before.length === 0) {
+    if (scan.added + lines > MAX_SCAN_LINES) throw tooManyAdded(path);
+    holdText(scan, text.length, path);
+  }
   const added = addedLines(text, before);
   scan.added += added.length;
   if (scan.added > MAX_SCAN_LINES) throw tooManyAdded(path);
+  if (before.length > 0) {
+    // A few lines added to a large file (a lockfile, in every commit of a range) would keep the whole
+    // text of each version alive (V8 makes a line of 13 characters or more a slice of its text):
+    // they are copied, and only they count.
+    for (const line of added) {
+      if (line.text.length >= 13) line.text = Buffer.from(line.text, 'utf16le').toString('utf16le');
+      holdText(scan, line.text.length, path);
+    }
+  }
   return added;
+}
+
+function holdText(scan: Scan, characters: number, path: string): void {
+  scan.text += characters;
+  if (scan.text > MAX_SCAN_TEXT) throw new LoreError('TOO_LARGE', `the commit guard holds at most ${MAX_SCAN_TEXT / 1024 / 1024} MiB of changed files at once, and this change has more (${path} among them)`, { hint: TOO_MANY_LINES_HINT });
 }
 
 const tooManyAdded = (path: string): LoreError =>
