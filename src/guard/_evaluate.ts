@@ -213,7 +213,9 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
         if (untracked.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes };
         const { table, version } = kept.rules;
         const all = unionVersions(Array.from(table.origin, (_, v) => version(v)), versions(untracked.records, 'committed'));
-        const note = `${untracked.records.length === 1 ? '1 prohibition' : `${untracked.records.length} prohibitions`} in the working tree ${untracked.records.length === 1 ? 'is' : 'are'} neither committed nor staged: ${untracked.records.length === 1 ? 'it applies' : 'they apply'} here (commit ${untracked.records.length === 1 ? 'it' : 'them'} so that ${untracked.records.length === 1 ? 'it applies' : 'they apply'} for everyone, and in CI)`;
+        const one = untracked.records.length === 1;
+        const [what, it, applies] = one ? ['1 prohibition in the working tree is', 'it', 'it applies'] : [`${untracked.records.length} prohibitions in the working tree are`, 'them', 'they apply'];
+        const note = `${what} neither committed nor staged: ${applies} here (commit ${it} so that ${applies} for everyone, and in CI)`;
         return { committed, change, rules: { table: ruleTable(all), version: (v) => all[v]! }, cache, snapshot, git: context, changeProblems, notes: [note, ...notes] };
       }
     }

@@ -65,10 +65,10 @@ export interface StagedStart {
  * `git add` meanwhile would commit what the check never saw, and changes this stamp.
  */
 export function indexStamp(options: GitOptions): string | undefined {
-  const file = (options.env ?? process.env).GIT_INDEX_FILE;
-  if (file === undefined || file === '') return undefined;
+  const file = indexFile(options);
+  if (file === undefined) return undefined;
   try {
-    const info = lstatSync(resolve(options.cwd, file), { bigint: true });
+    const info = lstatSync(file, { bigint: true });
     return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}`;
   } catch {
     return 'unreadable';
@@ -77,9 +77,14 @@ export function indexStamp(options: GitOptions): string | undefined {
 
 /** Whether another git process is writing that index right now (its .lock exists: a git add under way). */
 export function indexLocked(options: GitOptions): boolean {
+  const file = indexFile(options);
+  return file !== undefined && lstatSync(`${file}.lock`, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** The index git names for the hook (GIT_INDEX_FILE, relative to the top level), absolute; undefined outside a commit. */
+function indexFile(options: GitOptions): string | undefined {
   const file = (options.env ?? process.env).GIT_INDEX_FILE;
-  if (file === undefined || file === '') return false;
-  return lstatSync(`${resolve(options.cwd, file)}.lock`, { throwIfNoEntry: false }) !== undefined;
+  return file === undefined || file === '' ? undefined : resolve(options.cwd, file);
 }
 
 /** git's raw diff of the index against HEAD (against the empty tree before the first commit). */

@@ -36,15 +36,15 @@ export async function inputPath(ctx: OpContext, given: string, field: string, op
     new LoreError('USAGE', `${field} ${JSON.stringify(given)} ${why}`, { hint: `over HTTP and MCP, ${field} names a file of the repository (${root}) outside .git/ and .knowledge/; the CLI takes any path` });
   const inside = relative(root, path);
   if (inside === '') return path; // the repository itself (a folder to read)
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return Promise.reject(refuse('is not inside the repository'));
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) throw refuse('is not inside the repository');
   const parts = inside.split(sep);
   const closed = parts.find((part) => CLOSED.has(part.toLowerCase()) && !(options.inStore === true && part === '.knowledge'));
-  if (closed !== undefined) return Promise.reject(refuse(`is inside ${closed}/`));
+  if (closed !== undefined) throw refuse(`is inside ${closed}/`);
   let at = root;
   for (const part of parts) {
     at = join(at, part);
     try {
-      if ((await lstat(at)).isSymbolicLink()) return Promise.reject(refuse(`goes through the symbolic link ${relative(root, at)}`));
+      if ((await lstat(at)).isSymbolicLink()) throw refuse(`goes through the symbolic link ${relative(root, at)}`);
     } catch (error) {
       if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) break; // the rest does not exist yet
       throw error;
