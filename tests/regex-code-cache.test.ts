@@ -1,4 +1,4 @@
-// The regex engine loaded with V8's code cache (src/match/_code-cache.ts, what a warm commit hook
+// The regex engine loaded with V8's code cache (src/fs/code-cache.ts, what a warm commit hook
 // does) matches exactly as the engine loaded plainly: 400 seeded random RE2 patterns, each against
 // text made to match it and text that usually does not, compared with re2js required as usual, in
 // a process that writes the cache and in one that runs from it.
@@ -39,7 +39,7 @@ function results(engine: Engine, cases: readonly Case[]): Array<string | number[
 
 const CHILD = `
 import { readFileSync } from 'node:fs';
-import { requireWithCodeCache } from ${JSON.stringify(join(REPO, 'src/match/_code-cache.ts'))};
+import { requireWithCodeCache } from ${JSON.stringify(join(REPO, 'src/fs/code-cache.ts'))};
 const [casesFile, cacheFile] = process.argv.slice(2);
 const cases = JSON.parse(readFileSync(casesFile, 'utf8'));
 const loaded = requireWithCodeCache('re2js', ${JSON.stringify(join(REPO, 'src/match/regex.ts'))}, cacheFile);

@@ -12,6 +12,9 @@ import { displayWidth, loadWidthLibrary, padDisplay, terminalColumns, WidthLibra
 import { createProgress } from './progress.js';
 import { COMMANDS, findCommand, subcommands } from './registry.js';
 
+// For cli/load.ts: where the bundled CLI keeps the regex engine's code cache.
+export { keepEngineCode, saveEngineCode } from '../match/regex.js';
+
 
 /** What lore's exit codes mean for every command; a command's own `exits` say when it gives 1 (or 3). */
 export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [[0, 'success'], [1, 'a policy said no (invalid store, blocked)'], [2, 'usage or operational error']];

@@ -36,7 +36,13 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
  */
 export const FIND_FORMAT = '%d %y %s %T@ %C@ %i %f\\0';
 
-const looks = new Map<string, { look: StartedLook; claim(): void }>();
+const LOOKS = Symbol.for('lore.early-looks');
+/**
+ * The looks started, by folder list. Kept on globalThis: bin/lore.js starts a look through this
+ * module and the command takes it through its copy in the bundled CLI (cli/load.ts), two
+ * instances of one module.
+ */
+const looks = ((globalThis as { [LOOKS]?: Map<string, { look: StartedLook; claim(): void }> })[LOOKS] ??= new Map());
 
 /**
  * Starts find on `dirs` (absolute paths): on those that exist, since find fails on a missing one

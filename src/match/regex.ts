@@ -2,7 +2,7 @@
 // engine (RE2 syntax), so no pattern can hang a hook. re2js loads on first use only.
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
-import { requireWithCodeCache } from './_code-cache.js';
+import { requireWithCodeCache } from '../fs/code-cache.js';
 
 type Engine = typeof import('re2js');
 let engine: Engine | undefined;
@@ -24,7 +24,7 @@ function re2(): Engine {
 }
 
 /**
- * Loads the engine, when a regex first runs, with V8's code cache in `file` (see _code-cache.ts):
+ * Loads the engine, when a regex first runs, with V8's code cache in `file` (see fs/code-cache.ts):
  * for short processes that run a few regexes, such as the commit hook. `file` must be somewhere a
  * clone or an archive cannot write (under .git/).
  */

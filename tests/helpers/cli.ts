@@ -29,7 +29,7 @@ const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 /** A copy of this package as npm installs it (its node_modules linked), for a test that changes one of its files; its CLI is bin/lore.js. */
 export function copyPackage(t: TestContext): string {
   const pkg = tempDir(t, 'lore-pkg-');
-  for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(REPOSITORY, part), join(pkg, part), { recursive: true });
+  for (const part of ['bin', 'dist', 'schemas', 'data', 'packs', 'package.json']) cpSync(join(REPOSITORY, part), join(pkg, part), { recursive: true, preserveTimestamps: true });
   symlinkSync(join(REPOSITORY, 'node_modules'), join(pkg, 'node_modules'));
   return pkg;
 }

@@ -1,0 +1,157 @@
+// How bin/lore.js runs the CLI (src/cli/load.ts): dist/cli.cjs with V8's code cache in dist/cli.code,
+// written by the first run and taken by the next; a damaged or foreign cache written again; the
+// modules instead when the bundle is missing or one of them changed since it was made, and always
+// for the hook.
+// Each test runs a copy of the package, whose dist/ it may change.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { crc32Of } from '../src/fs/checksum.js';
+import { copyPackage, type CliResult } from './helpers/cli.js';
+import { entry, knowledgeStore } from './helpers/knowledge.js';
+import { testEnv } from './helpers/temp.js';
+
+const ENTRIES = [
+  entry({ id: 'pro-no-env', title: 'Never commit env files', description: 'Secrets stay out of git.', keywords: ['secrets'], priority: 'critical', globs: ['**/.env'] }),
+  entry({ id: 'rec-retry', title: 'Retry flaky uploads', description: 'Uploads retry with backoff.', keywords: ['upload'] }),
+  // A title whose width takes the width library, which the CLI imports when it needs it.
+  entry({ id: 'rec-wide', title: 'Name files in 日本語 with care', description: 'Wide characters take two columns.', keywords: ['names'] }),
+];
+
+/** Runs the copy's bin/lore.js. */
+function run(pkg: string, args: string[], cwd: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(pkg, 'bin/lore.js'), ...args], { cwd, env: testEnv(), encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+  });
+}
+
+const hex = (value: number): string => value.toString(16).padStart(8, '0');
+
+/**
+ * The first line a code cache for `pkg`'s bundle must have, for its body `bytes`: this node, the
+ * bundle's path and bytes, the modules' stats as the loader saw them (a checksum: the test of a
+ * changed module shows what it does), the body's checksum.
+ */
+function assertHeader(pkg: string, header: string, bytes: Buffer): void {
+  const bundle = join(pkg, 'dist/cli.cjs');
+  const source = readFileSync(bundle);
+  const node = `${process.version}/${process.arch}/${process.platform}`;
+  assert.equal(header.replace(/\/[0-9a-f]{8} /, '/STATS '), `${node}/${hex(crc32Of(Buffer.from(bundle)))}/${source.length}/${hex(crc32Of(source))}/STATS ${hex(crc32Of(bytes))}`);
+}
+
+/** The cache file's first line and body. */
+function cacheParts(pkg: string): { header: string; body: Buffer; ino: number } {
+  const file = join(pkg, 'dist/cli.code');
+  const bytes = readFileSync(file);
+  const end = bytes.indexOf(0x0a);
+  return { header: bytes.toString('latin1', 0, end), body: bytes.subarray(end + 1), ino: statSync(file).ino };
+}
+
+async function setUp(t: TestContext): Promise<{ pkg: string; root: string; answer: (args: string[]) => Promise<CliResult> }> {
+  const pkg = copyPackage(t);
+  rmSync(join(pkg, 'dist/cli.code'), { force: true });
+  const { root } = await knowledgeStore(t, ENTRIES);
+  return { pkg, root, answer: (args) => run(pkg, args, root) };
+}
+
+describe('the bundled CLI', () => {
+  it('writes its code cache on the first run, takes it on the next, and answers as the modules do', async (t) => {
+    const { pkg, answer } = await setUp(t);
+    const first = await answer(['list', '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(JSON.parse(first.stdout).map((e: { id: string }) => e.id), ['rec-retry', 'rec-wide', 'pro-no-env']);
+    const written = cacheParts(pkg);
+    assertHeader(pkg, written.header, written.body);
+    assert.ok(written.body.length > 10_000, `a cache of ${written.body.length} bytes`);
+
+    // A run that took the cache leaves it as it was (a rewrite is a new file).
+    assert.deepEqual(await answer(['list', '--json']), first);
+    assert.equal(cacheParts(pkg).ino, written.ino);
+    assert.deepEqual(cacheParts(pkg).body, written.body);
+
+    // A table from the cache: its wide title takes an import() of the width library.
+    const table = await answer(['list']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /rec-wide +\[medium\] Name files in 日本語 with care\n/);
+
+    // The modules, with the bundle gone, answer the same.
+    rmSync(join(pkg, 'dist/cli.cjs'));
+    assert.deepEqual(await answer(['list', '--json']), first);
+    assert.deepEqual(await answer(['list']), table);
+  });
+
+  it('writes again a cache that is damaged, cut short or made for other code, and answers all the same', async (t) => {
+    const { pkg, answer } = await setUp(t);
+    // The first query computes the entries' vectors (its answer says so); the next ones read them.
+    await answer(['query', 'retry the uploads', '--json']);
+    const file = join(pkg, 'dist/cli.code');
+    rmSync(file);
+    const expected = await answer(['query', 'retry the uploads', '--json']);
+    assert.equal(expected.code, 0, expected.stderr);
+    const good = readFileSync(file);
+    const { header, body } = cacheParts(pkg);
+    const flipped = Buffer.from(body);
+    flipped[flipped.length >> 1] ^= 0xff;
+    const cases: Array<[string, Buffer]> = [
+      ['a byte changed', Buffer.concat([Buffer.from(`${header}\n`, 'latin1'), flipped])],
+      ['cut short', good.subarray(0, good.length - 100)],
+      ['made for other code', Buffer.concat([Buffer.from(`${header.replace(/\/(\d+)\//, (_, length: string) => `/${Number(length) + 1}/`)}\n`, 'latin1'), body])],
+      ['made for the modules as they were', Buffer.concat([Buffer.from(`${header.replace(/\/[0-9a-f]{8} /, '/00000000 ')}\n`, 'latin1'), body])],
+      ['no first line', body],
+      ['empty', Buffer.alloc(0)],
+    ];
+    for (const [name, bytes] of cases) {
+      writeFileSync(file, bytes);
+      const before = statSync(file).ino;
+      assert.deepEqual(await answer(['query', 'retry the uploads', '--json']), expected, name);
+      const rewritten = cacheParts(pkg);
+      assert.notEqual(rewritten.ino, before, `${name}: written again`);
+      assertHeader(pkg, rewritten.header, rewritten.body);
+    }
+  });
+
+  it('is run only while the modules it was made from hold the same, and never for the commit hook', async (t) => {
+    const { pkg, root, answer } = await setUp(t);
+    const version = await answer(['--version']);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+    // A bundle of the copy's own making, to see which one runs.
+    const bundle = join(pkg, 'dist/cli.cjs');
+    writeFileSync(bundle, [
+      'exports.main = async (argv) => { process.stdout.write(`the bundle: ${argv.join(" ")}\\n`); };',
+      'exports.keepEngineCode = () => undefined;',
+      'exports.saveEngineCode = async () => undefined;',
+    ].join('\n'));
+    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
+    assert.equal((await answer(['list'])).stdout, 'the bundle: list\n');
+
+    // The hook keeps the modules: its prestarted reads of git live in them.
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const hook = await answer(['hook', 'pre-commit']);
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.doesNotMatch(hook.stdout + hook.stderr, /the bundle/);
+
+    // A module changed since the bundle was made (a build by tsc alone, a patch): the modules run.
+    const layout = join(pkg, 'dist/store/layout.js');
+    const text = readFileSync(layout);
+    writeFileSync(layout, Buffer.concat([text, Buffer.from('// patched\n')]));
+    assert.deepEqual(await answer(['--version']), version);
+    assert.deepEqual(await answer(['--version']), version);
+    // The same bytes again, in a file with other times: the bundle, once the modules are read whole.
+    writeFileSync(layout, text);
+    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
+    // No list of what it was made from, or no loader at all: the modules.
+    const inputs = join(pkg, 'dist/cli.inputs.json');
+    const list = readFileSync(inputs);
+    rmSync(inputs);
+    assert.deepEqual(await answer(['--version']), version);
+    writeFileSync(inputs, list);
+    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
+    rmSync(join(pkg, 'dist/cli-load.cjs'));
+    assert.deepEqual(await answer(['--version']), version);
+  });
+});
