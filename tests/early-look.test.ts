@@ -208,11 +208,14 @@ describe("find's look at the entry folders", () => {
     };
     const dirs = dirsOf(root).join(' ');
     rmSync(memoPath(root), { force: true });
-    const query = await run(['query', 'retry the uploads', '--json']);
+    // find writes to an unlinked file in a folder of TMPDIR, which goes at once.
+    const tmp = tempDir(t);
+    const query = await run(['query', 'retry the uploads', '--json'], { env: { TMPDIR: tmp } });
     assert.equal(query[2], 1);
     // The command took find's look (its memo is written only then): bin/lore.js started it through
     // its own copy of early-look.ts, and the bundled CLI (dist/cli.cjs) has another.
     assert.ok(existsSync(memoPath(root)));
+    assert.deepEqual(readdirSync(tmp), []);
     assert.equal(calls()[0], `${dirs} -maxdepth 1 -printf ${FIND_FORMAT}`);
     // What each command prints is what it prints when it looks itself.
     assert.deepEqual(query.slice(0, 2), await without(['query', 'retry the uploads', '--json']));
