@@ -45,7 +45,8 @@ function repoState(dir: string): string[] {
 
 /**
  * dist/ as the build makes it from the sources committed at `rev`: a .js and a .d.ts per module,
- * .js for the UI, and a generated validator (.cjs) per record schema and operation input schema.
+ * .js for the UI, a generated validator (.cjs) per record schema and operation input schema, and
+ * the bundled CLI (scripts/bundle-cli.mjs; never a code cache, which a run writes).
  */
 function expectedDist(dir: string, rev: string): string[] {
   const sources = gitSync(dir, ['ls-tree', '-r', '--name-only', rev, 'src']).split('\n').filter((path) => path.endsWith('.ts'));
@@ -56,6 +57,7 @@ function expectedDist(dir: string, rev: string): string[] {
       return path.startsWith('src/ui/') ? [`${base}.js`] : [`${base}.js`, `${base}.d.ts`];
     }),
     ...schemas.map((path) => path.replace(/^schemas\//, 'dist/schema/generated/').replace(/\.json$/, '.cjs')),
+    'dist/cli.cjs', 'dist/cli-load.cjs', 'dist/cli-import.cjs', 'dist/cli.inputs.json',
   ];
 }
 
