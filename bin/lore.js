@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Tiny shim: the CLI runs compiled JavaScript so it starts fast (no TypeScript loader).
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
 // lore hook status's dry run (LORE_HOOK_PROBE) only asks whether the hook reaches lore: it reads nothing.
 const hook = args[0] === 'hook' && args[1] === 'pre-commit' && !process.env.LORE_HOOK_PROBE;
@@ -9,12 +11,8 @@ const look = args[0] === 'query' || args[0] === 'check-plan' || (args[0] === 'pr
 // Every command but the hook runs the CLI bundled, with its code cache, through a loader required
 // at once (src/cli/load.ts), unless dist/ was built without the bundles (tsc alone).
 function bundledLoader() {
-  try {
-    return createRequire(import.meta.url)('../dist/cli-load.cjs');
-  } catch (error) {
-    if (error?.code !== 'MODULE_NOT_FOUND') throw error;
-    return undefined;
-  }
+  const loader = new URL('../dist/cli-load.cjs', import.meta.url);
+  return existsSync(loader) ? createRequire(import.meta.url)(fileURLToPath(loader)) : undefined;
 }
 const loader = hook ? undefined : bundledLoader();
 // The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.

@@ -35,7 +35,7 @@ try {
   const plumb = (args, input) => git(args, { env, input });
   plumb(['read-tree', 'HEAD']);
   // Not the validators of the operations' outputs, which only the tests use (package.json's files).
-  plumb(['add', '--force', '--', 'dist', ':(exclude)dist/schema/generated/ops/*.output.schema.cjs', ':(exclude)dist/*.code']);
+  plumb(['add', '--force', '--', 'dist', ':(exclude)dist/schema/generated/ops/*.output.schema.cjs', ':(exclude)dist/*.code', ':(exclude)dist/.*.tmp']);
   const blob = plumb(['hash-object', '-w', '--stdin'], `${JSON.stringify(pkg, null, 2)}\n`);
   plumb(['update-index', '--cacheinfo', `100644,${blob},package.json`]);
   const commit = plumb(['commit-tree', plumb(['write-tree']), '-p', 'HEAD', '-m', `Release ${tag}: HEAD with dist/ and an install-only package.json`]);

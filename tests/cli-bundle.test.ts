@@ -115,18 +115,24 @@ describe('the bundled CLI', () => {
     }
   });
 
-  it('is run only while the modules it was made from hold the same, and never for the commit hook', async (t) => {
+  it('is run only while it is whole and the modules it was made from hold the same bytes, and never for the commit hook', async (t) => {
     const { pkg, root, answer } = await setUp(t);
     const version = await answer(['--version']);
     assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
-    // A bundle of the copy's own making, to see which one runs.
+    // A bundle of the copy's own making, to see which one runs, recorded as the build records one.
     const bundle = join(pkg, 'dist/cli.cjs');
-    writeFileSync(bundle, [
+    const made = join(pkg, 'dist/cli.inputs.json');
+    const fake = Buffer.from([
       'exports.main = async (argv) => { process.stdout.write(`the bundle: ${argv.join(" ")}\\n`); };',
       'exports.keepEngineCode = () => undefined;',
       'exports.saveEngineCode = async () => undefined;',
     ].join('\n'));
-    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
+    writeFileSync(bundle, fake);
+    const record = JSON.parse(readFileSync(made, 'utf8')) as Record<string, { length: number }>;
+    record['cli.cjs']!.length = fake.length;
+    writeFileSync(made, JSON.stringify(record));
+    const fromBundle = 'the bundle: --version\n';
+    assert.equal((await answer(['--version'])).stdout, fromBundle);
     assert.equal((await answer(['list'])).stdout, 'the bundle: list\n');
 
     // The hook keeps the modules: its prestarted reads of git live in them.
@@ -135,22 +141,47 @@ describe('the bundled CLI', () => {
     assert.equal(hook.code, 0, hook.stderr);
     assert.doesNotMatch(hook.stdout + hook.stderr, /the bundle/);
 
-    // A module changed since the bundle was made (a build by tsc alone, a patch): the modules run.
-    const layout = join(pkg, 'dist/store/layout.js');
-    const text = readFileSync(layout);
-    writeFileSync(layout, Buffer.concat([text, Buffer.from('// patched\n')]));
+    // A module changed since the bundle was made (a build by tsc alone, a patch): the modules run,
+    // for a longer file and for one of the same size.
+    const patch = (file: string, bytes: (text: Buffer) => Buffer): (() => void) => {
+      const path = join(pkg, 'dist', file);
+      const text = readFileSync(path);
+      writeFileSync(path, bytes(text));
+      return () => writeFileSync(path, text);
+    };
+    let undo = patch('store/layout.js', (text) => Buffer.concat([text, Buffer.from('// patched\n')]));
     assert.deepEqual(await answer(['--version']), version);
     assert.deepEqual(await answer(['--version']), version);
     // The same bytes again, in a file with other times: the bundle, once the modules are read whole.
-    writeFileSync(layout, text);
-    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
-    // No list of what it was made from, or no loader at all: the modules.
-    const inputs = join(pkg, 'dist/cli.inputs.json');
-    const list = readFileSync(inputs);
-    rmSync(inputs);
+    undo();
+    assert.equal((await answer(['--version'])).stdout, fromBundle);
+    // One letter of its first comment in the other case.
+    undo = patch('store/layout.js', (text) => {
+      const changed = Buffer.from(text);
+      const at = changed.indexOf('// ') + 3;
+      assert.match(String.fromCharCode(changed[at]!), /[a-z]/i);
+      changed[at] ^= 0x20;
+      return changed;
+    });
     assert.deepEqual(await answer(['--version']), version);
-    writeFileSync(inputs, list);
-    assert.equal((await answer(['--version'])).stdout, 'the bundle: --version\n');
+    undo();
+    assert.equal((await answer(['--version'])).stdout, fromBundle);
+    // A module of the loader's own (src/cli/load.ts bundled as dist/cli-load.cjs): the modules run.
+    undo = patch('cli/load.js', (text) => Buffer.concat([text, Buffer.from('// patched\n')]));
+    assert.deepEqual(await answer(['--version']), version);
+    undo();
+    assert.equal((await answer(['--version'])).stdout, fromBundle);
+
+    // A bundle cut short (a build that died): the modules.
+    writeFileSync(bundle, fake.subarray(0, fake.length - 1));
+    assert.deepEqual(await answer(['--version']), version);
+    writeFileSync(bundle, fake);
+    // No record of what it was made from, or no loader at all: the modules.
+    const list = readFileSync(made);
+    rmSync(made);
+    assert.deepEqual(await answer(['--version']), version);
+    writeFileSync(made, list);
+    assert.equal((await answer(['--version'])).stdout, fromBundle);
     rmSync(join(pkg, 'dist/cli-load.cjs'));
     assert.deepEqual(await answer(['--version']), version);
   });

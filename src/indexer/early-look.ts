@@ -55,10 +55,18 @@ function unlinkedFile(): number {
   const file = join(dir, 'find');
   try {
     const fd = openSync(file, 'wx+', 0o600);
-    unlinkSync(file);
+    try {
+      unlinkSync(file);
+    } catch {
+      // where an open file cannot go (Windows, some network file systems): it goes with its folder below, or stays
+    }
     return fd;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // left in TMPDIR, as any program's temporary folder can be
+    }
   }
 }
 
