@@ -20,8 +20,6 @@ const MAX_HEADER = 512;
 
 export interface CachedModule {
   exports: unknown;
-  /** Whether V8 took the code cache (nothing was compiled that the cache held). */
-  cached: boolean;
   /** Writes the code cache when this run had no usable one; call once the code has done its work (its compiled functions are saved too). */
   save(): Promise<void>;
 }
@@ -74,11 +72,10 @@ export function runWithCodeCache(filename: string, source: Buffer, cachedData: B
     throw error;
   }
   module.loaded = true;
-  const cached = cachedData !== undefined && !script.cachedDataRejected;
-  let saved = cached;
+  // Written again only when V8 did not take it (none, or made by another V8 or with other flags).
+  let saved = cachedData !== undefined && !script.cachedDataRejected;
   return {
     exports: module.exports,
-    cached,
     save: async () => {
       if (saved) return;
       saved = true;
@@ -96,7 +93,7 @@ export function requireWithCodeCache(specifier: string, from: string | URL, file
   const require = createRequire(from);
   const filename = require.resolve(specifier);
   const loaded = require.cache[filename];
-  if (loaded !== undefined) return { exports: loaded.exports, cached: true, save: async () => undefined };
+  if (loaded !== undefined) return { exports: loaded.exports, save: async () => undefined };
   const source = readFileSync(filename);
   return runWithCodeCache(filename, source, savedCode(filename, source, file), file);
 }
