@@ -96,7 +96,8 @@ describe('the bundled CLI', () => {
     const good = readFileSync(file);
     const { header, body } = cacheParts(pkg);
     const flipped = Buffer.from(body);
-    flipped[flipped.length >> 1] ^= 0xff;
+    const middle = flipped.length >> 1;
+    flipped[middle] = flipped[middle]! ^ 0xff;
     const cases: Array<[string, Buffer]> = [
       ['a byte changed', Buffer.concat([Buffer.from(`${header}\n`, 'latin1'), flipped])],
       ['cut short', good.subarray(0, good.length - 100)],
@@ -160,7 +161,7 @@ describe('the bundled CLI', () => {
       const changed = Buffer.from(text);
       const at = changed.indexOf('// ') + 3;
       assert.match(String.fromCharCode(changed[at]!), /[a-z]/i);
-      changed[at] ^= 0x20;
+      changed[at] = changed[at]! ^ 0x20;
       return changed;
     });
     assert.deepEqual(await answer(['--version']), version);

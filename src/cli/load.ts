@@ -14,7 +14,7 @@
 // cannot write): a bundle compiled on every run is slower than the modules.
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { crc32Of } from '../fs/checksum.js';
+import { checksum, crc32Of } from '../fs/checksum.js';
 import { runWithCodeCache, savedCode } from '../fs/code-cache.js';
 
 type Cli = typeof import('./main.js');
@@ -29,8 +29,6 @@ const ENGINE = `${DIST}regex-engine.code`;
 // By URL: bundled into dist/cli-load.cjs, this module is no longer beside them.
 const MODULES = new URL('./main.js', import.meta.url).href;
 const EARLY_LOOK = new URL('./_early-look.js', import.meta.url).href;
-
-const hex = (value: number): string => value.toString(16).padStart(8, '0');
 
 type Inputs = Array<[file: string, size: number, crc: number]>;
 
@@ -79,7 +77,7 @@ function statsOf(inputs: Inputs): string | undefined {
     if (stat === undefined) return undefined;
     numbers.set([stat.size, stat.ctimeMs, stat.ino], 3 * i);
   }
-  return hex(crc32Of(new Uint8Array(numbers.buffer)));
+  return checksum(new Uint8Array(numbers.buffer));
 }
 
 /** Whether each module holds exactly what the bundle was made from. */

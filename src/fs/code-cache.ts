@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
-import { crc32Of } from './checksum.js';
+import { checksum } from './checksum.js';
 import { readBytesIfExistsSync } from './read-text.js';
 
 /** The longest first line a cache file may have. */
@@ -24,14 +24,12 @@ export interface CachedModule {
   save(): Promise<void>;
 }
 
-const hex = (value: number): string => value.toString(16).padStart(8, '0');
-
 /**
  * What a code cache is made for: this node on this platform, and the code at `filename` with
  * exactly these bytes; and `also`, what else the caller keys it by.
  */
 function keyOf(filename: string, source: Buffer, also: string): string {
-  return `${process.version}/${process.arch}/${process.platform}/${hex(crc32Of(Buffer.from(filename)))}/${source.length}/${hex(crc32Of(source))}${also === '' ? '' : `/${also}`}`;
+  return `${process.version}/${process.arch}/${process.platform}/${checksum(Buffer.from(filename))}/${source.length}/${checksum(source)}${also === '' ? '' : `/${also}`}`;
 }
 
 /** The code cache in `file` made for `source` at `filename` (and `also`); undefined when it is missing, unreadable, damaged or made for other code. */
@@ -42,7 +40,7 @@ export function savedCode(filename: string, source: Buffer, file: string, also =
     const end = saved.indexOf(0x0a);
     if (end < 0 || end > MAX_HEADER) return undefined;
     const bytes = saved.subarray(end + 1);
-    return saved.toString('latin1', 0, end) === `${keyOf(filename, source, also)} ${hex(crc32Of(bytes))}` && bytes.length > 0 ? bytes : undefined;
+    return saved.toString('latin1', 0, end) === `${keyOf(filename, source, also)} ${checksum(bytes)}` && bytes.length > 0 ? bytes : undefined;
   } catch {
     return undefined; // unreadable: compiled as usual, and written again
   }
@@ -80,7 +78,7 @@ export function runWithCodeCache(filename: string, source: Buffer, cachedData: B
       if (saved) return;
       saved = true;
       const bytes = script.createCachedData();
-      const header = Buffer.from(`${keyOf(filename, source, also)} ${hex(crc32Of(bytes))}\n`, 'latin1');
+      const header = Buffer.from(`${keyOf(filename, source, also)} ${checksum(bytes)}\n`, 'latin1');
       // Imported only here, once a build or an upgrade: its node:crypto costs 4 ms of every command's start.
       const { writeFileAtomic } = await import('./atomic-write.js');
       await writeFileAtomic(file, Buffer.concat([header, bytes]), { durable: false }).catch(() => undefined);
