@@ -6,10 +6,13 @@ import { describe, it } from 'node:test';
 import { compileGlob } from '../src/match/glob.js';
 import { compileRegex } from '../src/match/regex.js';
 import { buildPlanIndex, docPathMatches, pathHits } from '../src/knowledge/plan-index.js';
+import { keywordHits, keywordMatches, keywordsIn, planMatches } from '../src/knowledge/plan-match.js';
 import type { KnowledgeEntry } from '../src/types.js';
 
 const GLOBS = ['**/.env', 'src/**', '**/*.ts', 'src/*.js', '.knowledge/gates/**', '**/secrets/**', 'docs/**/*.md', '*.json'];
 const PATTERNS = ['\\.env$', '^src/', 'secret', '\\.(pem|key)$', 'test', '^docs/.*\\.md$'];
+const KEYWORDS = ['env', 'env*', 'secret', 'api key', 'rate limit', 'deploy', 'prod*', 'force push', 'push'];
+const APPROACHES = ['write the .env file', 'rotate the API key in prod', 'deploy with force push', 'raise the rate limit', 'push the environment secret', 'nothing relevant', 'production deploy of the api keys'];
 const PATHS = ['.env', 'config/.env', 'src/app.ts', 'src/app.js', 'src/deep/x.ts', 'docs/a/b.md', 'package.json', 'keys/id.pem', 'lib/secrets/x.txt', '.knowledge/gates/q.yaml', 'tests/a.test.ts', 'README.md'];
 
 function random(seed: number): () => number {
@@ -39,6 +42,32 @@ describe('the plan index', () => {
           });
           const actual = docPathMatches(index, hits, doc).reasons.map((r) => `${r.path} ${r.kind} ${r.pattern}`);
           if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${JSON.stringify(entry)} on ${paths.join(', ')}: ${actual.join('; ')} ≠ ${expected.join('; ')}`);
+        });
+      }
+    }
+    assert.deepEqual(mismatches.slice(0, 5), []);
+  });
+
+  it('finds for every prohibition the keywords, in its order, that testing its keywords alone finds (2,000 generated stores, three texts each)', () => {
+    const next = random(11);
+    const pick = <T>(list: readonly T[], n: number): T[] => Array.from({ length: n }, () => list[Math.floor(next() * list.length)]!);
+    const mismatches: string[] = [];
+    for (let store = 0; store < 2000; store++) {
+      // Other types between the prohibitions: a document's position is not its prohibition's; keywords repeat within an entry.
+      const entries = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, i) => ({
+        id: `e-${i}`, type: next() < 0.7 ? 'prohibition' : 'learning', keywords: pick(KEYWORDS, Math.floor(next() * 4)),
+      }) as unknown as KnowledgeEntry);
+      const index = buildPlanIndex(entries);
+      const hits = pathHits(index, []);
+      // One index serves text after text: the per-prohibition tables it keeps must not carry a text's finds to the next.
+      for (const text of pick(APPROACHES, 3)) {
+        const keywords = keywordHits(index, text);
+        entries.forEach((entry, doc) => {
+          if (entry.type !== 'prohibition') return;
+          const expected = keywordMatches(entry, keywordsIn(text, entry.keywords));
+          const actual = planMatches(index, entry, doc, hits, keywords).reasons;
+          if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${JSON.stringify(entry.keywords)} on "${text}": ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`);
+          assert.equal(keywords.docs.has(doc), expected.length > 0, `${JSON.stringify(entry.keywords)} on "${text}"`);
         });
       }
     }

@@ -156,18 +156,36 @@ function idf(index: Bm25Index, documentFrequency: number): number {
   return Math.log(1 + (index.size - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
+/**
+ * What a term adds to the score of each document holding it, in the order of its postings: the
+ * same for every query, so computed once per posting (a posting belongs to one index, whose size
+ * and norms it reads) and kept while the posting is.
+ */
+const contributions = new WeakMap<Posting, Float64Array>();
+
+function contributionsOf(index: Bm25Index, posting: Posting): Float64Array {
+  let kept = contributions.get(posting);
+  if (kept === undefined) {
+    const { docs, tfs } = posting;
+    const weight = idf(index, docs.length) * (K1 + 1);
+    kept = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i++) kept[i] = (weight * tfs[i]!) / (tfs[i]! + index.norms[docs[i]!]!);
+    contributions.set(posting, kept);
+  }
+  return kept;
+}
+
 /** BM25 scores of every document for the query terms (each distinct term counted once). */
 export function scoreBm25(index: Bm25Index, queryTerms: readonly string[]): Float64Array {
   const scores = new Float64Array(index.size);
   for (const term of new Set(queryTerms)) {
     const posting = index.postings.get(term);
     if (posting === undefined) continue;
-    const { docs, tfs } = posting;
-    const weight = idf(index, docs.length) * (K1 + 1);
+    const { docs } = posting;
+    const adds = contributionsOf(index, posting);
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
-      const tf = tfs[i]!;
-      scores[doc] = scores[doc]! + (weight * tf) / (tf + index.norms[doc]!);
+      scores[doc] = scores[doc]! + adds[i]!;
     }
   }
   return scores;

@@ -53,6 +53,10 @@ export interface PlanIndex {
   keywordDocs: Map<string, number[]>;
   /** The keyword scanner of every prohibition (plan-match.ts keywordHits builds it on first use). */
   scan?: (text: string) => Set<string>;
+  /** The position of each keyword in keywordDocs (made on first use). */
+  keywordIds?: Map<string, number>;
+  /** For each prohibition a plan check has read, the positions of its keywords in its order (filled as they are read). */
+  docKeywords?: Array<Int32Array | undefined>;
   /** The last call's hits: a plan check tests its paths once for its prohibitions and again for the related entries. */
   last?: PathHits;
 }

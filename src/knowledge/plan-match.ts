@@ -96,26 +96,62 @@ export function keywordMatches(entry: KnowledgeEntry, found: ReadonlySet<string>
 export function matchPlan(entry: KnowledgeEntry, plan: DevelopmentPlan): MatchReason[] {
   const index = buildPlanIndex([entry]);
   const hits = pathHits(index, plan.fileChanges.map((change) => normalisePath(change.path)));
-  return planMatches(index, entry, 0, hits, keywordsIn(plan.approach, entry.keywords)).reasons;
+  return [...docPathMatches(index, hits, 0, MAX_LISTED_PATHS).reasons, ...keywordMatches(entry, keywordsIn(plan.approach, entry.keywords))];
+}
+
+/** The keywords of the index's prohibitions found in a text and the prohibitions (documents) holding one (keywordHits). */
+export interface KeywordHits {
+  /** The reason of each keyword found: made once, though a thousand prohibitions may list it. */
+  reasons: MatchReason[];
+  /** For each keyword of the index (by its position in keywordDocs), 1 + the position of its reason, or 0 when not found. */
+  found: Int32Array;
+  docs: Set<number>;
 }
 
 /**
- * matchPlan for callers checking many entries against one plan: they pass the entry's document in
- * a plan index, the paths' hits (pathHits, once per plan) and the keywords found in the approach
- * (computed once), and learn how many matched paths were left unlisted.
+ * matchPlan for callers checking many prohibitions against one plan: they pass the prohibition's
+ * document in a plan index, the paths' hits (pathHits) and the keywords' (keywordHits), each
+ * computed once per plan, and learn how many matched paths were left unlisted.
  */
-export function planMatches(index: PlanIndex, entry: KnowledgeEntry, doc: number, hits: PathHits, found: ReadonlySet<string>): { reasons: MatchReason[]; unlistedPaths: number } {
+export function planMatches(index: PlanIndex, entry: KnowledgeEntry, doc: number, hits: PathHits, keywords: KeywordHits): { reasons: MatchReason[]; unlistedPaths: number } {
   const { reasons, total } = docPathMatches(index, hits, doc, MAX_LISTED_PATHS);
   const unlistedPaths = total - reasons.length;
-  for (const keyword of entry.keywords) if (found.has(keyword)) reasons.push(keywordReason(keyword));
+  if (keywords.reasons.length > 0) {
+    const { found } = keywords;
+    const ids = docKeywordIds(index, entry, doc);
+    for (let i = 0; i < ids.length; i++) {
+      const at = found[ids[i]!]!;
+      if (at > 0) reasons.push(keywords.reasons[at - 1]!);
+    }
+  }
   return { reasons, unlistedPaths };
 }
 
-/** The keywords of the index's prohibitions found in the text, and the prohibitions (documents) holding one. */
-export function keywordHits(index: PlanIndex, text: string): { found: Set<string>; docs: Set<number> } {
+function keywordIdsOf(index: PlanIndex): Map<string, number> {
+  return (index.keywordIds ??= new Map(Array.from(index.keywordDocs.keys(), (keyword, id) => [keyword, id])));
+}
+
+/** The positions of a prohibition's keywords in keywordDocs, in its order: numbers compared per plan, not strings. */
+function docKeywordIds(index: PlanIndex, entry: KnowledgeEntry, doc: number): Int32Array {
+  const kept = (index.docKeywords ??= new Array<Int32Array | undefined>(index.docRules.length));
+  let ids = kept[doc];
+  if (ids === undefined) {
+    const all = keywordIdsOf(index);
+    kept[doc] = ids = Int32Array.from(entry.keywords, (keyword) => all.get(keyword) ?? -1);
+  }
+  return ids;
+}
+
+/** The keywords of the index's prohibitions found in the text, with their reasons, and the prohibitions holding one. */
+export function keywordHits(index: PlanIndex, text: string): KeywordHits {
   index.scan ??= keywordScanner(index.keywordDocs.keys());
-  const found = index.scan(text);
+  const ids = keywordIdsOf(index);
+  const found = new Int32Array(ids.size);
+  const reasons: MatchReason[] = [];
   const docs = new Set<number>();
-  for (const keyword of found) for (const doc of index.keywordDocs.get(keyword) ?? []) docs.add(doc);
-  return { found, docs };
+  for (const keyword of index.scan(text)) {
+    found[ids.get(keyword)!] = reasons.push(keywordReason(keyword));
+    for (const doc of index.keywordDocs.get(keyword) ?? []) docs.add(doc);
+  }
+  return { reasons, found, docs };
 }

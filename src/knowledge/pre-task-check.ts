@@ -85,9 +85,10 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
     prohibitions++;
     if (pointed[doc] !== 1) continue;
     const entry = index.entries.at(doc)!;
-    const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords.found);
+    const { reasons: matches, unlistedPaths } = planMatches(index.plan, entry, doc, files, keywords);
     if (matches.length === 0) continue;
-    const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches, ...(unlistedPaths > 0 ? { unlistedPaths } : {}) };
+    const match: ProhibitionMatch = { knowledge: entry, matchReason: matches[0]!.reason, matches };
+    if (unlistedPaths > 0) match.unlistedPaths = unlistedPaths;
     (entry.priority === 'critical' && config.block_on_critical ? blockers : warnings).push(match);
   }
   const related = await queryKnowledge(index, {
@@ -98,6 +99,8 @@ export async function checkPlanWithIndex(index: KnowledgeIndex, config: PreTaskC
     filePaths: plan.fileChanges.map((change) => change.path),
     technologies: plan.technologies,
     types: ['recommendation', 'learning'],
+    // Only as many as are kept: each entry ranked becomes an object with its reasons.
+    maxResults: Math.max(config.max_recommendations, config.max_learnings),
   }, { root: options.root, now: context.now, env: options.env });
   const scored = (entries: RankedEntry[], cap: number): ScoredKnowledge[] => entries.slice(0, cap).map((knowledge) => ({ knowledge, score: knowledge.score }));
   const recommendations = scored(related.recommendations, config.max_recommendations);

@@ -62,6 +62,7 @@ export interface KnowledgeResult {
 interface Signals {
   /** The distinct terms of the query (stemmed) that the index holds, in order of appearance. */
   queryTerms: string[];
+  /** The BM25 score of each document (lexicalScores then adds the file and technology weights into it). */
   bm25: Float64Array;
   /** The task's files against every entry's patterns and globs. */
   files: PathHits;
@@ -78,23 +79,59 @@ function querySignals(index: KnowledgeIndex, query: KnowledgeQuery, filePaths: r
 
 /**
  * The lexical score of each applicable entry: BM25 + FILE_WEIGHT for a file match + TECH_WEIGHT
- * per technology, and the highest of them. The few matched documents are marked in arrays first,
- * so the pass over 10,000 entries reads arrays, not sets.
+ * per technology, by document (added into the query's own BM25 array: only the few matched
+ * documents are touched), and the highest of them over the applicable entries.
  */
 function lexicalScores(signals: Signals, applicable: readonly number[], size: number): { lexical: Float64Array; max: number } {
-  const file = new Uint8Array(size);
-  for (const doc of signals.files.docs) file[doc] = 1;
-  const techs = new Uint32Array(size);
-  for (const tech of signals.techs) for (const doc of tech.docs) techs[doc]!++;
-  const lexical = new Float64Array(applicable.length);
+  const lexical = signals.bm25;
+  for (const doc of signals.files.docs) lexical[doc] = lexical[doc]! + FILE_WEIGHT;
+  if (signals.techs.some((tech) => tech.docs.size > 0)) {
+    const techs = new Uint32Array(size);
+    const touched: number[] = [];
+    for (const tech of signals.techs) for (const doc of tech.docs) if (techs[doc]!++ === 0) touched.push(doc);
+    for (const doc of touched) lexical[doc] = lexical[doc]! + TECH_WEIGHT * techs[doc]!;
+  }
   let max = 0;
   for (let k = 0; k < applicable.length; k++) {
-    const doc = applicable[k]!;
-    const score = signals.bm25[doc]! + (file[doc] === 1 ? FILE_WEIGHT : 0) + TECH_WEIGHT * techs[doc]!;
-    lexical[k] = score;
+    const score = lexical[applicable[k]!]!;
     if (score > max) max = score;
   }
   return { lexical, max };
+}
+
+/**
+ * The share of an entry's meaning in its relevance: how far its similarity rises above the floor
+ * against the best match's, when that is at least SEMANTIC_CUT; 0 otherwise.
+ */
+function meaningShare(similarity: number, floor: number, maxSemantic: number): number {
+  const share = similarity > 0 && maxSemantic > 0 ? (similarity - floor) / maxSemantic : 0;
+  return share >= SEMANTIC_CUT ? share : 0;
+}
+
+/**
+ * The relevance of each applicable entry (by position in `applicable`) × its weight: plain numbers
+ * until the winners are known, when only they become result objects. A function of its own, so
+ * V8 optimises the loop apart from the async query around it.
+ */
+function relevanceScores(applicable: readonly number[], lexical: Float64Array, maxLexical: number, semantic: { similarities: Float64Array; floor: number; maxSemantic: number } | undefined, weight: Float64Array): Float64Array {
+  const scores = new Float64Array(applicable.length);
+  for (let k = 0; k < applicable.length; k++) {
+    const doc = applicable[k]!;
+    const normalised = maxLexical > 0 ? lexical[doc]! / maxLexical : 0;
+    const relevance = semantic === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaningShare(semantic.similarities[k]!, semantic.floor, semantic.maxSemantic);
+    scores[k] = relevance * weight[doc]!;
+  }
+  return scores;
+}
+
+/** How far the highest similarity rises above the floor (0 when none does). */
+function highestRise(similarities: Float64Array, floor: number): number {
+  let max = 0;
+  for (let k = 0; k < similarities.length; k++) {
+    const rise = similarities[k]! - floor;
+    if (rise > max) max = rise;
+  }
+  return max;
 }
 
 /** Why an entry was selected, in words (computed for selected entries only). */
@@ -153,29 +190,10 @@ export async function queryKnowledge(index: KnowledgeIndex, query: KnowledgeQuer
   const semantic = await semanticScores({ root: options.root, index, docs: applicable, query: query.taskDescription, env: options.env });
   // Both halves are normalised to the query's best match: lexical by the highest lexical score,
   // semantic by how far the most similar entry rises above the floor.
-  let maxSemantic = 0;
-  // A plain loop: forEach over a Float64Array boxes every similarity into a heap number.
   const { scores: similarities, floor } = semantic;
-  if (similarities !== undefined) {
-    for (let k = 0; k < similarities.length; k++) {
-      const rise = similarities[k]! - floor;
-      if (rise > maxSemantic) maxSemantic = rise;
-    }
-  }
-  // The share of an entry's meaning in its relevance: how far its similarity rises above the floor
-  // against the best match's, when that is at least SEMANTIC_CUT; 0 otherwise.
-  const meaningOf = (similarity: number): number => {
-    const share = similarity > 0 && maxSemantic > 0 ? (similarity - floor) / maxSemantic : 0;
-    return share >= SEMANTIC_CUT ? share : 0;
-  };
-  // Scores stay plain numbers until the winners are known; only they become result objects.
-  const scores = new Float64Array(applicable.length);
-  const { weight } = columns;
-  for (let k = 0; k < applicable.length; k++) {
-    const normalised = maxLexical > 0 ? lexical[k]! / maxLexical : 0;
-    const relevance = similarities === undefined ? normalised : (1 - SEMANTIC_SHARE) * normalised + SEMANTIC_SHARE * meaningOf(similarities[k]!);
-    scores[k] = relevance * weight[applicable[k]!]!;
-  }
+  const maxSemantic = similarities === undefined ? 0 : highestRise(similarities, floor);
+  const meaningOf = (similarity: number): number => meaningShare(similarity, floor, maxSemantic);
+  const scores = relevanceScores(applicable, lexical, maxLexical, similarities === undefined ? undefined : { similarities, floor, maxSemantic }, columns.weight);
   const top = topPerType(index, applicable, scores, query.maxResults ?? DEFAULT_MAX_RESULTS);
   const pick = (type: KnowledgeType): RankedEntry[] => top[type].map((k) => {
     // The similarity is a reason only when the entry's meaning counted.

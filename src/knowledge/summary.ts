@@ -53,9 +53,9 @@ export function buildSummary(items: readonly SummaryItem[], budget: number = DEF
   const add = (line: string): void => void (lines.push(line), (length += 1 + line.length));
   let index = 0;
   for (; index < ordered.length; index++) {
-    const entry = ordered[index]!.entry;
+    const { entry, critical } = ordered[index]!;
     const full = fullLine(entry);
-    if (isCritical(entry) || fits(full)) add(full);
+    if (critical === 1 || fits(full)) add(full);
     else if (fits(shortLine(entry))) add(shortLine(entry));
     else break;
   }
