@@ -50,7 +50,7 @@ describe('lore init, seed and validate', () => {
       'limits:', 'max_file_bytes: 1048576', 'max_yaml_aliases: 100', 'max_depth: 32',
     ]);
     assert.equal(readFileSync(join(repo, '.knowledge/.gitattributes'), 'utf8'), '*.ndjson merge=union\n');
-    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n');
+    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n*.lock.break-*\n.journal.json\n');
   });
 
   it('completes the .gitignore of a store made by an older lore, so crash leftovers stay out of commits', async (t) => {
@@ -58,10 +58,10 @@ describe('lore init, seed and validate', () => {
     await lore(['init'], { cwd: repo });
     writeFileSync(join(repo, '.knowledge/.gitignore'), '.cache/\n# ours\nnotes.txt\n');
     const doctor = await lore(['doctor'], { cwd: repo });
-    assert.deepEqual(doctor, { code: 1, stdout: '.knowledge/.gitignore: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, .journal.json, so git add -A would commit what a crash leaves behind\nlore doctor --fix deals with them\n', stderr: '' });
+    assert.deepEqual(doctor, { code: 1, stdout: '.knowledge/.gitignore: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, *.lock.break-*, .journal.json, so git add -A would commit what a crash leaves behind\nlore doctor --fix deals with them\n', stderr: '' });
     const init = await lore(['init'], { cwd: repo });
     assert.equal(init.stdout, `initialised .knowledge/ in ${repo}:\n  updated .knowledge/.gitignore\nnext: install the pre-commit hook, so every commit is checked: npx lore hook install\n`);
-    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n# ours\nnotes.txt\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n');
+    assert.equal(readFileSync(join(repo, '.knowledge/.gitignore'), 'utf8'), '.cache/\n# ours\nnotes.txt\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n*.lock.break-*\n.journal.json\n');
     assert.deepEqual(await lore(['doctor'], { cwd: repo }), { code: 0, stdout: 'nothing to fix: no crash leftovers, .gitignore complete\n', stderr: '' });
   });
 

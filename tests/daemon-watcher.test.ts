@@ -73,7 +73,7 @@ test('reported paths are collected into one batch and compared by content; ignor
   assert.equal(batches.length, 1);
   assert.equal(batches[0]!.changes.length, 50);
   assert.ok(batches[0]!.changes.every((c) => c.change === 'added' && c.path.startsWith('.knowledge/knowledge/learnings/lrn-')));
-  for (const name of ['.cache/records-learning.json', '.write.lock', '.journal.json', 'log/knowledge_graph.ndjson.lock', 'x/.a.yaml.1.ff.tmp', 'a.yaml.stale']) {
+  for (const name of ['.cache/records-learning.json', '.write.lock', '.journal.json', 'log/knowledge_graph.ndjson.lock', 'x/.a.yaml.1.ff.tmp', 'a.yaml.stale', 'log/knowledge_graph.ndjson.lock.break-5f0c2a', '.write.lock.break-5f0c2a-9e1d']) {
     assert.equal(isIgnored(join(root, '.knowledge'), join(root, '.knowledge', name)), true, name);
   }
   assert.equal(isIgnored(join(root, '.knowledge'), join(root, '.knowledge', 'log', 'knowledge_graph.ndjson')), false);

@@ -290,7 +290,7 @@ describe('extends in a process whose own environment is not the command\'s (as i
       assert.equal(synced.stdout, `pinned org at ${head}\nwrote .knowledge/extends.lock: commit it\n`);
       assert.equal((await here(['extends', 'list'])).stdout, `org  HEAD of ${org.bare}  folder .knowledge  ${head}\n`);
       // The fixture's .gitignore is the one warning; a pin git could not find would be another.
-      const gitignore = '.knowledge/.gitignore: warning: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, .journal.json, so git add -A would commit what a crash leaves behind (lore doctor --fix)\n';
+      const gitignore = '.knowledge/.gitignore: warning: does not ignore *.tmp, *.stale, .write.lock, *.ndjson.lock, *.lock.break-*, .journal.json, so git add -A would commit what a crash leaves behind (lore doctor --fix)\n';
       assert.deepEqual(await here(['validate']), { code: 0, stdout: `${gitignore}checked 0 record files and 0 logs: 0 errors, 1 warning\n`, stderr: '' });
       assert.equal((await here(['list', 'entries'])).stdout, 'prohibition     pro-no-eval    [critical] Never use eval\nrecommendation  rec-small-prs  [medium] Prefer small PRs\n');
     } finally {

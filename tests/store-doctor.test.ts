@@ -11,7 +11,7 @@ import { lore } from './helpers/cli.js';
 import { entry, entryFiles } from './helpers/knowledge.js';
 import { tempDir, tempStore } from './helpers/temp.js';
 
-const CONFIG = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', '.knowledge/.gitignore': '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n.journal.json\n' };
+const CONFIG = { '.knowledge/config.yaml': 'version: 1\nproject: shop\n', '.knowledge/.gitignore': '.cache/\n*.tmp\n*.stale\n.write.lock\n*.ndjson.lock\n*.lock.break-*\n.journal.json\n' };
 
 /** The pid of a process that has exited (so it belongs to nobody now). */
 function deadPid(): number {

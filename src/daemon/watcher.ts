@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isTransient } from '../store/leftovers.js';
 
 /** The part of a chokidar watcher the daemon uses (a test may give its own). */
 export interface FileWatcher {
@@ -58,7 +59,7 @@ export function isIgnored(knowledge: string, path: string): boolean {
   const parts = rel.split(sep);
   if (parts[0] === '.cache' || parts[0] === '.git') return true;
   const name = parts[parts.length - 1]!;
-  return name.endsWith('.tmp') || name.endsWith('.stale') || name.endsWith('.lock') || name === '.journal' || name.startsWith('.journal') || name.endsWith('.swp') || name.endsWith('~');
+  return isTransient(name) || name.endsWith('.lock') || name.startsWith('.journal') || name.endsWith('.swp') || name.endsWith('~');
 }
 
 async function hashOf(path: string): Promise<string | undefined> {

@@ -14,7 +14,7 @@ import { JOURNAL, WRITE_LOCK } from './transaction.js';
 import { byText } from '../text-order.js';
 
 /** Lines the store's .gitignore holds: the cache, and whatever a crash can leave behind. */
-export const STORE_IGNORES = ['.cache/', '*.tmp', '*.stale', WRITE_LOCK, '*.ndjson.lock', JOURNAL];
+export const STORE_IGNORES = ['.cache/', '*.tmp', '*.stale', WRITE_LOCK, '*.ndjson.lock', '*.lock.break-*', JOURNAL];
 
 /** Whether a file name is one lore makes for a moment (temp, lock, journal): never "unknown", reported as a leftover when its owner is gone. */
 export function isTransient(name: string): boolean {
