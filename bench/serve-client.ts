@@ -109,13 +109,15 @@ export class ChangeEvents {
   private readonly waiters = new Set<() => void>();
   private req: ClientRequest | undefined;
 
-  /** Opens the stream; resolves once the daemon said hello. */
+  /** Opens the stream; resolves once the daemon said hello, rejects when it refused or ended the stream before. */
   static open(serve: Serve): Promise<ChangeEvents> {
     const events = new ChangeEvents();
     return new Promise((resolve, reject) => {
-      events.req = request(`${serve.url}/api/events`, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+      events.req = request(`${serve.url}/api/events`, { agent: false, headers: { accept: 'text/event-stream', 'x-lore-token': serve.token } }, (res) => {
         // A daemon gone mid-stream: no more events, and a waiter says so when its time is up.
         res.on('error', () => undefined);
+        // Once hello arrived this rejects nothing: a promise settles once.
+        res.on('end', () => reject(new Error(`/api/events answered ${res.statusCode} and ended before its hello`)));
         res.setEncoding('utf8');
         let buffer = '';
         res.on('data', (chunk: string) => {
