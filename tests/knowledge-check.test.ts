@@ -95,6 +95,13 @@ describe('the pre-task check', () => {
     assert.equal(result.summary.split('\n')[0], '- AVOID [critical] Never commit .env files: Environment files hold secrets.');
   });
 
+  it('lists as many recommendations as max_recommendations allows, above ten too', async (t) => {
+    const recommendations = Array.from({ length: 14 }, (_, i) => entry({ id: `rec-config-${String(i).padStart(2, '0')}`, title: 'Test config loading', description: 'Cover missing settings.', keywords: ['config'] }));
+    const { store } = await knowledgeStore(t, recommendations, { config: 'pre_task_check:\n  max_recommendations: 12\n' });
+    const result = await checkBeforeTask({ store, task: TASK, plan: PLAN, now: NOW });
+    assert.deepEqual(result.recommendations.map((r) => r.knowledge.id), recommendations.slice(0, 12).map((e) => e.id));
+  });
+
   const outcomes: Array<[string, string, Partial<TaskContext>, boolean, string[], string[]]> = [
     ['a critical match blocks by default', '', {}, false, ['pro-env'], ['pro-legacy']],
     ['without block_on_critical a critical match only warns', 'pre_task_check:\n  block_on_critical: false\n', {}, true, [], ['pro-env', 'pro-legacy']],

@@ -189,6 +189,29 @@ describe('ranking', () => {
     assert.deepEqual(await ask(new Date('2026-03-01')), [['rec-always'], []]);
   });
 
+  it('ranks as many as asked in the same order, above the bounded insertion (64) as below it', async () => {
+    // 150 recommendations and 90 learnings: a few words each, so scores differ and tie (ties go by id).
+    const words = ['retry', 'calls', 'http', 'backoff', 'timeout'];
+    const entries = Array.from({ length: 240 }, (_, i) => entry({
+      id: `${i < 150 ? 'rec' : 'learn'}-${String((i * 37) % 240).padStart(3, '0')}`,
+      type: i < 150 ? 'recommendation' : 'learning',
+      title: words.filter((_, w) => (i >> w) % 2 === 1).join(' ') || 'nothing here',
+      description: i % 7 === 0 ? 'Retry.' : 'Other.',
+      priority: (['low', 'medium', 'high'] as const)[i % 3],
+    })).map((e) => ({ ...e, timesApplied: 0, timesHelpful: 0 }));
+    const index = buildKnowledgeIndex(entries, { use_semantic: false, semantic_threshold: 0.7, keyword_boost: 1.5 });
+    const ask = async (maxResults: number): Promise<Array<[string, number]>[]> => {
+      const result = await queryKnowledge(index, { taskDescription: 'retry http calls with backoff', maxResults }, { root: '/nowhere', now: NOW });
+      return [result.recommendations, result.learnings].map((list) => list.map((e) => [e.id, e.score]));
+    };
+    const all = await ask(1000);
+    // Every entry holding a word of the query, best first, ties by id.
+    const holding = (type: string): number => entries.filter((e) => e.type === type && /retry|http|calls|backoff/i.test(`${e.title} ${e.description}`)).length;
+    assert.deepEqual(all.map((list) => list.length), [holding('recommendation'), holding('learning')]);
+    for (const list of all) for (let i = 1; i < list.length; i++) assert.ok(list[i - 1]![1] > list[i]![1] || (list[i - 1]![1] === list[i]![1] && list[i - 1]![0] < list[i]![0]), `${list[i - 1]} before ${list[i]}`);
+    for (const max of [1, 10, 64, 65, 100]) assert.deepEqual(await ask(max), all.map((list) => list.slice(0, max)), `maxResults ${max}`);
+  });
+
   it('filters by type and minimum priority and caps each type', async (t) => {
     const { store } = await knowledgeStore(t, CORPUS, LEXICAL);
     const result = await getRelevantKnowledge({ store, query: { taskDescription: 'retry http calls', minPriority: 'medium', maxResults: 1, types: ['recommendation', 'learning'] }, now: NOW });

@@ -149,6 +149,9 @@ function reasonsFor(index: KnowledgeIndex, signals: Signals, doc: number, simila
 
 const round = (n: number): number => Math.round(n * 1e4) / 1e4;
 
+/** Up to this many of each type are found by bounded insertion; more, by one sort. */
+const BOUNDED_INSERTION = 64;
+
 /**
  * The best `max` of each type (positions into `applicable`), by score then id: a bounded
  * insertion per type over a typed array instead of sorting thousands of scored objects.
@@ -157,6 +160,13 @@ function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores
   // One list per type, by the type's position in APPLIED_KINDS.
   const lists: number[][] = APPLIED_KINDS.map(() => []);
   const before = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && index.meta[applicable[a]!]!.id < index.meta[applicable[b]!]!.id);
+  if (max > BOUNDED_INSERTION) {
+    // Many wanted (a query's maxResults, a check's caps): every scored entry sorted once, not
+    // inserted one by one into a list that long. A stable sort in the same order gives the same lists.
+    for (let k = 0; k < scores.length; k++) if (scores[k]! > 0) lists[index.columns.type[applicable[k]!]!]!.push(k);
+    const order = (a: number, b: number): number => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
+    return Object.fromEntries(APPLIED_KINDS.map((type, i) => [type, lists[i]!.sort(order).slice(0, max)])) as Record<KnowledgeType, number[]>;
+  }
   // The score of each full list's last entry: most entries score below it and are passed over on one comparison.
   const least = new Float64Array(APPLIED_KINDS.length).fill(-Infinity);
   for (let k = 0; k < scores.length; k++) {
