@@ -9,12 +9,13 @@ const hook = args[0] === 'hook' && args[1] === 'pre-commit' && !process.env.LORE
 // The commands that read the knowledge index stat every entry file: find does that on the other core meanwhile.
 const look = args[0] === 'query' || args[0] === 'check-plan' || (args[0] === 'prompt' && args[1] === 'agent');
 // Every command but the hook runs the CLI bundled, with its code cache, through a loader required
-// at once (src/cli/load.ts), unless dist/ was built without the bundles (tsc alone).
+// at once (src/cli/load.ts), unless dist/ was built without the bundles (tsc alone) or
+// LORE_NO_BUNDLE=1 asks for the modules (stack traces that name their files, the tests of that path).
 function bundledLoader() {
   const loader = new URL('../dist/cli-load.cjs', import.meta.url);
   return existsSync(loader) ? createRequire(import.meta.url)(fileURLToPath(loader)) : undefined;
 }
-const loader = hook ? undefined : bundledLoader();
+const loader = hook || process.env.LORE_NO_BUNDLE === '1' ? undefined : bundledLoader();
 // The pre-commit hook mostly waits for git (the staged change and its blobs): start it while the CLI loads.
 const early = hook
   ? import('../dist/guard/staged-change.js').then((staged) => void staged.prestartStagedChange(process.cwd()))

@@ -21,9 +21,9 @@ const ENTRIES = [
 ];
 
 /** Runs the copy's bin/lore.js. */
-function run(pkg: string, args: string[], cwd: string): Promise<CliResult> {
+function run(pkg: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(pkg, 'bin/lore.js'), ...args], { cwd, env: testEnv(), encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(process.execPath, [join(pkg, 'bin/lore.js'), ...args], { cwd, env: { ...testEnv(), ...env }, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') return reject(error);
       resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
     });
@@ -52,11 +52,13 @@ function cacheParts(pkg: string): { header: string; body: Buffer; ino: number } 
   return { header: bytes.toString('latin1', 0, end), body: bytes.subarray(end + 1), ino: statSync(file).ino };
 }
 
-async function setUp(t: TestContext): Promise<{ pkg: string; root: string; answer: (args: string[]) => Promise<CliResult> }> {
+const TASK_AND_PLAN = { task: { description: 'retry the uploads' }, plan: { approach: 'keep the secrets in a .env file', fileChanges: [{ path: 'deploy/.env' }, { path: 'src/upload.ts' }] } };
+
+async function setUp(t: TestContext): Promise<{ pkg: string; root: string; answer: (args: string[], env?: NodeJS.ProcessEnv) => Promise<CliResult> }> {
   const pkg = copyPackage(t);
   rmSync(join(pkg, 'dist/cli.code'), { force: true });
-  const { root } = await knowledgeStore(t, ENTRIES);
-  return { pkg, root, answer: (args) => run(pkg, args, root) };
+  const { root } = await knowledgeStore(t, ENTRIES, { files: { 'task.json': JSON.stringify(TASK_AND_PLAN.task), 'plan.json': JSON.stringify(TASK_AND_PLAN.plan) } });
+  return { pkg, root, answer: (args, env) => run(pkg, args, root, env) };
 }
 
 describe('the bundled CLI', () => {
@@ -83,6 +85,27 @@ describe('the bundled CLI', () => {
     rmSync(join(pkg, 'dist/cli.cjs'));
     assert.deepEqual(await answer(['list', '--json']), first);
     assert.deepEqual(await answer(['list']), table);
+  });
+
+  it('answers as the modules do (LORE_NO_BUNDLE=1): every output and exit code the same', async (t) => {
+    const { answer } = await setUp(t);
+    const commands = [
+      ['list', '--json'], ['list'], ['show', 'rec-wide'], ['validate'], ['status', '--json'],
+      ['query', 'retry the uploads', '--json'], ['query', 'retry the uploads'],
+      ['check-plan', '--task', 'task.json', '--plan', 'plan.json', '--json'], ['check-plan', '--task', 'task.json', '--plan', 'plan.json'],
+      ['prompt', 'agent', '--task', 'task.json', '--plan', 'plan.json'],
+      ['show', 'rec-missing'], ['query'],
+    ];
+    // The first query computes the entries' vectors (its answer says so); the answers compared read them.
+    await answer(['query', 'retry the uploads', '--json']);
+    for (const args of commands) {
+      const bundled = await answer(args);
+      assert.deepEqual(await answer(args, { LORE_NO_BUNDLE: '1' }), bundled, args.join(' '));
+    }
+    // What the plan check found, so that the comparison above compared a blocked plan.
+    const blocked = await answer(['check-plan', '--task', 'task.json', '--plan', 'plan.json', '--json'], { LORE_NO_BUNDLE: '1' });
+    assert.equal(blocked.code, 1);
+    assert.deepEqual(JSON.parse(blocked.stdout).blockers.map((b: { knowledge: { id: string } }) => b.knowledge.id), ['pro-no-env']);
   });
 
   it('writes again a cache that is damaged, cut short or made for other code, and answers all the same', async (t) => {
@@ -135,6 +158,8 @@ describe('the bundled CLI', () => {
     const fromBundle = 'the bundle: --version\n';
     assert.equal((await answer(['--version'])).stdout, fromBundle);
     assert.equal((await answer(['list'])).stdout, 'the bundle: list\n');
+    // Unless the modules are asked for.
+    assert.deepEqual(await answer(['--version'], { LORE_NO_BUNDLE: '1' }), version);
 
     // The hook keeps the modules: its prestarted reads of git live in them.
     execFileSync('git', ['init', '-q'], { cwd: root });
