@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { seedDefaults } from '../dist/entities/seed.js';
 import { configTemplate } from '../dist/store/config-template.js';
 import { KINDS } from '../dist/store/layout.js';
+import { STORE_IGNORES } from '../dist/store/leftovers.js';
 import { renderRecord } from '../dist/store/write.js';
 
 const WORDS = 'api auth cache client config database deploy docker error event feature file git http index job json key lint log merge module network node package parser query queue retry schema secret server service session shell sql stream test thread token type upload user validate worker yaml async backoff build commit coverage diff lock migrate review'.split(' ');
@@ -33,6 +34,11 @@ export async function initStore(root: string): Promise<void> {
   mkdirSync(join(root, '.knowledge'), { recursive: true });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
   writeFileSync(join(root, '.knowledge/config.yaml'), configTemplate('bench', '# yaml-language-server: $schema=schemas/config.schema.json'));
+  // What lore init writes beside it. Without the .gitignore, commitAll committed .knowledge/.cache/
+  // (the parse cache of config.yaml, written while seeding), and a hook never uses a cache that git
+  // tracks: every "warm" hook of the bench ran cold (since 4ed1fa9, when writes began to read the config).
+  writeFileSync(join(root, '.knowledge/.gitignore'), STORE_IGNORES.map((line) => `${line}\n`).join(''));
+  writeFileSync(join(root, '.knowledge/.gitattributes'), '*.ndjson merge=union\n');
   await seedDefaults(root);
 }
 
@@ -47,6 +53,9 @@ export function writeEntry(root: string, kind: 'recommendation' | 'prohibition' 
 export function commitAll(root: string, message: string): void {
   execFileSync('git', ['add', '-A'], { cwd: root });
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=b@example.com', 'commit', '-q', '-m', message], { cwd: root });
+  // A cache in git would make every hook of the bench a cold one: fail the run instead.
+  const tracked = execFileSync('git', ['ls-files', '.knowledge/.cache'], { cwd: root, encoding: 'utf8' });
+  if (tracked !== '') throw new Error(`the bench store ${root} committed its cache (${tracked.trim().split('\n').join(', ')}): its hooks would run cold`);
 }
 
 /** An entry's common fields, with realistic text sizes. */
