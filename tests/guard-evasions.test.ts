@@ -11,6 +11,7 @@ import { lore, loreJson } from './helpers/cli.js';
 import { envWithLore, guardRepo, prohibition, prohibitionPath } from './helpers/guard.js';
 import { gitSync, tempDir, testEnv, writeFiles } from './helpers/temp.js';
 import { checkStaged } from '../src/guard/check.js';
+import { TRACKED_CACHE_NOTE } from '../src/guard/_evaluate.js';
 import { prestartStagedChange } from '../src/guard/staged-change.js';
 
 // Built at run time, so this repository's own guard never sees an AWS key id in its source.
@@ -309,6 +310,10 @@ describe('the commit guard, against attempts to hide a change', () => {
     poisonCache(repo);
     writeFiles(repo, { 'config.txt': `key ${AWS_KEY}\n`, '.env': 'A=1\n' });
     gitSync(repo, ['add', 'config.txt', '.env']);
+    // The hook says why it reads everything afresh, and what to do.
+    const hook = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.equal(hook.code, 1, hook.stderr);
+    assert.ok(hook.stderr.includes(`lore: note: ${TRACKED_CACHE_NOTE}\n`), hook.stderr);
     await refusedThenForced(repo, env);
     poisonCache(repo);
     const { code, json } = await rangeFindings(repo);

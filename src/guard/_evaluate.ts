@@ -12,7 +12,7 @@ import type { StoreRecord } from '../store/read.js';
 import type { AllowRecord, KnowledgeEntry } from '../types.js';
 import { priorityRank } from '../priority.js';
 import { GUARD_KINDS, readTopLevel, type TopLevel } from './hook-git.js';
-import { KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
+import { CACHE_DIR, KINDS, KNOWLEDGE_DIR } from '../store/layout.js';
 import { isRecordName } from '../store/record-files.js';
 import { readGitContext, resolveRole, roleFindings, roleRules, type GitContext, type KnownRole } from './role.js';
 import { RuleSnapshot } from './rule-snapshot.js';
@@ -161,6 +161,11 @@ export async function repoRoot(where: Where): Promise<TopLevel> {
 /** The regex engine's code cache, under .git/lore/. */
 const ENGINE_CODE = 'regex-engine.code';
 
+/** Said while git tracks lore's cache: the guard then reads every rule afresh, commit after commit. */
+export const TRACKED_CACHE_NOTE = `git tracks ${KNOWLEDGE_DIR}/${CACHE_DIR}/, so the guard uses none of its caches and reads every rule afresh each time: untrack it (git rm -r --cached ${KNOWLEDGE_DIR}/${CACHE_DIR}) and keep ${CACHE_DIR}/ in ${KNOWLEDGE_DIR}/.gitignore (lore doctor --fix adds it)`;
+
+const cacheNotes = (snapshot: RuleSnapshot, notes: string[]): string[] => (snapshot.tracked ? [TRACKED_CACHE_NOTE, ...notes] : notes);
+
 /**
  * Reads the guard's records on both sides (through the blob cache) and the git context. Fails
  * closed when the committed side is invalid (the guard cannot know the rules); the change side's
@@ -201,7 +206,7 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
       const uncommitted = await uncommittedStore(where.cwd, where.env);
       if (uncommitted !== undefined) {
         const split = splitRules(uncommitted, change);
-        return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: [UNCOMMITTED_NOTE] };
+        return { committed: split.sides[0]!, change, rules: split.rules, cache, snapshot, git: context, changeProblems, notes: cacheNotes(snapshot, [UNCOMMITTED_NOTE]) };
       }
     } else {
       // Prohibitions in the working tree that neither side holds (a store committed in part, a rule
@@ -210,17 +215,17 @@ export async function readBothSides(where: Where, top: TopLevel, committedAt: Gi
       const untracked = await untrackedProhibitions(where.cwd, new Set(kept.files));
       if (untracked !== undefined) {
         const notes = [...new Set(untracked.problems.map((p) => p.file))].map((file) => `a prohibition in the working tree was not applied: ${file} does not validate (lore validate says why)`);
-        if (untracked.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes };
+        if (untracked.records.length === 0) return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes: cacheNotes(snapshot, notes) };
         const { table, version } = kept.rules;
         const all = unionVersions(Array.from(table.origin, (_, v) => version(v)), versions(untracked.records, 'committed'));
         const one = untracked.records.length === 1;
         const [what, it, applies] = one ? ['1 prohibition in the working tree is', 'it', 'it applies'] : [`${untracked.records.length} prohibitions in the working tree are`, 'them', 'they apply'];
         const note = `${what} neither committed nor staged: ${applies} here (commit ${it} so that ${applies} for everyone, and in CI)`;
-        return { committed, change, rules: { table: ruleTable(all), version: (v) => all[v]! }, cache, snapshot, git: context, changeProblems, notes: [note, ...notes] };
+        return { committed, change, rules: { table: ruleTable(all), version: (v) => all[v]! }, cache, snapshot, git: context, changeProblems, notes: cacheNotes(snapshot, [note, ...notes]) };
       }
     }
   }
-  return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes: [] };
+  return { committed, change, rules: kept.rules, cache, snapshot, git: context, changeProblems, notes: cacheNotes(snapshot, []) };
 }
 
 /** Both sides' prohibitions, unioned into one rule table, and the sides without them. */

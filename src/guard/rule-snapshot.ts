@@ -131,6 +131,11 @@ export class RuleSnapshot {
     return new RuleSnapshot(root, sha1(`${cacheKey()}\ntrees\n${trees}`));
   }
 
+  /** Whether git tracks lore's cache, so that nothing is read from it or saved to it. */
+  get tracked(): boolean {
+    return this.key === undefined;
+  }
+
   /** Both sides (their records other than prohibitions) and the rules, when the snapshot holds them. */
   kept(): { sides: GitRecords[]; rules: CompiledRules; files: string[] } | undefined {
     return this.stored;
