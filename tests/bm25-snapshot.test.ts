@@ -33,6 +33,24 @@ describe('the BM25 snapshot', () => {
     assert.deepEqual([...scoreBm25(loaded.index, ['upload', 'secret', 'cache'])], [...scoreBm25(index, ['upload', 'secret', 'cache'])]);
   });
 
+  it('scores a term the same on its first query and on every later one (what it adds is kept), to the last bit of the formula', () => {
+    const index = buildBm25(ENTRIES, 3);
+    const terms = ['upload', 'secret', 'retry', 'cache', 'nowhere'];
+    // BM25 as written: idf × (k1 + 1) × tf / (tf + norm), the terms added in the order asked.
+    const expected = new Array<number>(index.size).fill(0);
+    for (const term of terms) {
+      const posting = index.postings.get(term);
+      if (posting === undefined) continue;
+      const weight = Math.log(1 + (index.size - posting.docs.length + 0.5) / (posting.docs.length + 0.5)) * 2.2;
+      posting.docs.forEach((doc, i) => (expected[doc] = expected[doc]! + (weight * posting.tfs[i]!) / (posting.tfs[i]! + index.norms[doc]!)));
+    }
+    assert.ok(expected.filter((score) => score > 0).length >= 2);
+    assert.deepEqual([...scoreBm25(index, terms)], expected);
+    assert.deepEqual([...scoreBm25(index, terms)], expected);
+    // Some terms kept, others not yet.
+    assert.deepEqual([...scoreBm25(index, ['upload', 'secret', 'env'])], [...scoreBm25(buildBm25(ENTRIES, 3), ['upload', 'secret', 'env'])]);
+  });
+
   it('is ignored when foreign, truncated, damaged or not a snapshot at all', () => {
     const bytes = serializeBm25(buildBm25(ENTRIES, 3), IDENTITY, KEY);
     // The last byte of the body: the text keys end it.

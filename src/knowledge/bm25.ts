@@ -158,22 +158,10 @@ function idf(index: Bm25Index, documentFrequency: number): number {
 
 /**
  * What a term adds to the score of each document holding it, in the order of its postings: the
- * same for every query, so computed once per posting (a posting belongs to one index, whose size
- * and norms it reads) and kept while the posting is.
+ * same for every query, so kept once a query computed it (a posting belongs to one index, whose
+ * size and norms it reads) for as long as the posting is kept.
  */
 const contributions = new WeakMap<Posting, Float64Array>();
-
-function contributionsOf(index: Bm25Index, posting: Posting): Float64Array {
-  let kept = contributions.get(posting);
-  if (kept === undefined) {
-    const { docs, tfs } = posting;
-    const weight = idf(index, docs.length) * (K1 + 1);
-    kept = new Float64Array(docs.length);
-    for (let i = 0; i < docs.length; i++) kept[i] = (weight * tfs[i]!) / (tfs[i]! + index.norms[docs[i]!]!);
-    contributions.set(posting, kept);
-  }
-  return kept;
-}
 
 /** BM25 scores of every document for the query terms (each distinct term counted once). */
 export function scoreBm25(index: Bm25Index, queryTerms: readonly string[]): Float64Array {
@@ -182,11 +170,27 @@ export function scoreBm25(index: Bm25Index, queryTerms: readonly string[]): Floa
     const posting = index.postings.get(term);
     if (posting === undefined) continue;
     const { docs } = posting;
-    const adds = contributionsOf(index, posting);
+    const kept = contributions.get(posting);
+    if (kept !== undefined) {
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        scores[doc] = scores[doc]! + kept[i]!;
+      }
+      continue;
+    }
+    // The term's first query computes and keeps in one pass: a process that asks once (the CLI)
+    // pays for no second loop, and the daemon's later queries only add.
+    const { tfs } = posting;
+    const weight = idf(index, docs.length) * (K1 + 1);
+    const adds = new Float64Array(docs.length);
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
-      scores[doc] = scores[doc]! + adds[i]!;
+      const tf = tfs[i]!;
+      const add = (weight * tf) / (tf + index.norms[doc]!);
+      adds[i] = add;
+      scores[doc] = scores[doc]! + add;
     }
+    contributions.set(posting, adds);
   }
   return scores;
 }
