@@ -52,6 +52,24 @@ function cacheParts(pkg: string): { header: string; body: Buffer; ino: number } 
   return { header: bytes.toString('latin1', 0, end), body: bytes.subarray(end + 1), ino: statSync(file).ino };
 }
 
+/**
+ * Puts a bundle of the test's own making in `pkg`'s dist/, recorded as the build records one, to
+ * see which one runs: it prints "the bundle: <args>". Returns its bytes.
+ */
+function fakeBundle(pkg: string): Buffer {
+  const fake = Buffer.from([
+    'exports.main = async (argv) => { process.stdout.write(`the bundle: ${argv.join(" ")}\\n`); };',
+    'exports.keepEngineCode = () => undefined;',
+    'exports.saveEngineCode = async () => undefined;',
+  ].join('\n'));
+  writeFileSync(join(pkg, 'dist/cli.cjs'), fake);
+  const made = join(pkg, 'dist/cli.inputs.json');
+  const record = JSON.parse(readFileSync(made, 'utf8')) as Record<string, { length: number }>;
+  record['cli.cjs']!.length = fake.length;
+  writeFileSync(made, JSON.stringify(record));
+  return fake;
+}
+
 const TASK_AND_PLAN = { task: { description: 'retry the uploads' }, plan: { approach: 'keep the secrets in a .env file', fileChanges: [{ path: 'deploy/.env' }, { path: 'src/upload.ts' }] } };
 
 async function setUp(t: TestContext): Promise<{ pkg: string; root: string; answer: (args: string[], env?: NodeJS.ProcessEnv) => Promise<CliResult> }> {
@@ -88,7 +106,7 @@ describe('the bundled CLI', () => {
   });
 
   it('answers as the modules do (LORE_NO_BUNDLE=1): every output and exit code the same', async (t) => {
-    const { answer } = await setUp(t);
+    const { pkg, answer } = await setUp(t);
     const commands = [
       ['list', '--json'], ['list'], ['show', 'rec-wide'], ['validate'], ['status', '--json'],
       ['query', 'retry the uploads', '--json'], ['query', 'retry the uploads'],
@@ -98,10 +116,12 @@ describe('the bundled CLI', () => {
     ];
     // The first query computes the entries' vectors (its answer says so); the answers compared read them.
     await answer(['query', 'retry the uploads', '--json']);
-    for (const args of commands) {
-      const bundled = await answer(args);
-      assert.deepEqual(await answer(args, { LORE_NO_BUNDLE: '1' }), bundled, args.join(' '));
-    }
+    const bundled = [];
+    for (const args of commands) bundled.push(await answer(args));
+    // The modules answer, not a bundle: one that would print something else is in place.
+    fakeBundle(pkg);
+    assert.equal((await answer(['list'])).stdout, 'the bundle: list\n');
+    for (const [i, args] of commands.entries()) assert.deepEqual(await answer(args, { LORE_NO_BUNDLE: '1' }), bundled[i], args.join(' '));
     // What the plan check found, so that the comparison above compared a blocked plan.
     const blocked = await answer(['check-plan', '--task', 'task.json', '--plan', 'plan.json', '--json'], { LORE_NO_BUNDLE: '1' });
     assert.equal(blocked.code, 1);
@@ -143,18 +163,10 @@ describe('the bundled CLI', () => {
     const { pkg, root, answer } = await setUp(t);
     const version = await answer(['--version']);
     assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
-    // A bundle of the copy's own making, to see which one runs, recorded as the build records one.
+    // A bundle of the copy's own making, to see which one runs.
     const bundle = join(pkg, 'dist/cli.cjs');
     const made = join(pkg, 'dist/cli.inputs.json');
-    const fake = Buffer.from([
-      'exports.main = async (argv) => { process.stdout.write(`the bundle: ${argv.join(" ")}\\n`); };',
-      'exports.keepEngineCode = () => undefined;',
-      'exports.saveEngineCode = async () => undefined;',
-    ].join('\n'));
-    writeFileSync(bundle, fake);
-    const record = JSON.parse(readFileSync(made, 'utf8')) as Record<string, { length: number }>;
-    record['cli.cjs']!.length = fake.length;
-    writeFileSync(made, JSON.stringify(record));
+    const fake = fakeBundle(pkg);
     const fromBundle = 'the bundle: --version\n';
     assert.equal((await answer(['--version'])).stdout, fromBundle);
     assert.equal((await answer(['list'])).stdout, 'the bundle: list\n');

@@ -319,6 +319,13 @@ describe('the commit guard, against attempts to hide a change', () => {
     const { code, json } = await rangeFindings(repo);
     assert.equal(code, 1);
     assert.deepEqual(summary(json.outcome.active), [['pro-env', '.env', undefined], ['pro-aws-key', 'config.txt', 1]]);
+    // The commit that follows the note's advice is not told it again.
+    gitSync(repo, ['rm', '-r', '-q', '--cached', '.knowledge/.cache']);
+    writeFiles(repo, { 'notes.txt': 'the cache is out of git\n' });
+    gitSync(repo, ['add', 'notes.txt']);
+    const untracking = await lore(['hook', 'pre-commit'], { cwd: repo, env });
+    assert.equal(untracking.code, 0, untracking.stderr);
+    assert.ok(!untracking.stderr.includes(TRACKED_CACHE_NOTE), untracking.stderr);
   });
 
   it("keeps the committed project's prohibitions when the change renames the project in config.yaml", async (t) => {

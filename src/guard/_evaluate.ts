@@ -161,8 +161,8 @@ export async function repoRoot(where: Where): Promise<TopLevel> {
 /** The regex engine's code cache, under .git/lore/. */
 const ENGINE_CODE = 'regex-engine.code';
 
-/** Said while git tracks lore's cache: the guard then reads every rule afresh, commit after commit. */
-export const TRACKED_CACHE_NOTE = `git tracks ${KNOWLEDGE_DIR}/${CACHE_DIR}/, so the guard uses none of its caches and reads every rule afresh each time: untrack it (git rm -r --cached ${KNOWLEDGE_DIR}/${CACHE_DIR}) and keep ${CACHE_DIR}/ in ${KNOWLEDGE_DIR}/.gitignore (lore doctor --fix adds it)`;
+/** Said while the change checked keeps lore's cache in git: the guard then reads every rule afresh, commit after commit. */
+export const TRACKED_CACHE_NOTE = `git tracks ${KNOWLEDGE_DIR}/${CACHE_DIR}/, so the guard uses nothing in it and reads every rule afresh each time: untrack it (git rm -r --cached ${KNOWLEDGE_DIR}/${CACHE_DIR}) and keep ${CACHE_DIR}/ in ${KNOWLEDGE_DIR}/.gitignore (lore doctor --fix adds it)`;
 
 const cacheNotes = (snapshot: RuleSnapshot, notes: string[]): string[] => (snapshot.tracked ? [TRACKED_CACHE_NOTE, ...notes] : notes);
 

@@ -100,8 +100,11 @@ export class RuleSnapshot {
   private stored: { sides: GitRecords[]; rules: CompiledRules; files: string[] } | undefined;
   private toSave: { sides: GitRecords[]; table: RuleTable; versions: readonly RuleVersion[]; files: string[] } | undefined;
 
-  /** `key` undefined: nothing is read or saved (a listing tracks the cache). */
-  private constructor(root: string, private readonly key: string | undefined) {
+  /**
+   * `key` undefined: nothing is read or saved (a listing tracks the cache). `tracked`: the change
+   * checked keeps lore's cache in git (not so for the commit that takes it out, though HEAD has it).
+   */
+  private constructor(root: string, private readonly key: string | undefined, readonly tracked = false) {
     this.path = join(root, KNOWLEDGE_DIR, CACHE_DIR, RULE_SNAPSHOT);
     if (key === undefined) return;
     try {
@@ -112,9 +115,9 @@ export class RuleSnapshot {
     }
   }
 
-  /** The snapshot for these listings (both sides, in order). */
+  /** The snapshot for these listings (both sides, in order: the change checked last). */
   static open(root: string, listings: readonly GitListing[]): RuleSnapshot {
-    if (listings.some((listing) => listing.cacheTracked)) return new RuleSnapshot(root, undefined);
+    if (listings.some((listing) => listing.cacheTracked)) return new RuleSnapshot(root, undefined, listings[listings.length - 1]!.cacheTracked);
     const identity = listings.map((listing) => `${listing.exists}\n${listing.files.map((f) => `${f.path}\0${f.blob}`).join('\n')}`).join('\n\n');
     return new RuleSnapshot(root, sha1(`${cacheKey()}\n${identity}`));
   }
@@ -127,13 +130,8 @@ export class RuleSnapshot {
    */
   static forTrees(root: string, trees: string): RuleSnapshot {
     const answers = trees.split('\n');
-    if (answers[RULE_TREES_AT_HEAD.indexOf(`HEAD:${KNOWLEDGE_DIR}/${CACHE_DIR}`)] !== 'missing') return new RuleSnapshot(root, undefined);
+    if (answers[RULE_TREES_AT_HEAD.indexOf(`HEAD:${KNOWLEDGE_DIR}/${CACHE_DIR}`)] !== 'missing') return new RuleSnapshot(root, undefined, true);
     return new RuleSnapshot(root, sha1(`${cacheKey()}\ntrees\n${trees}`));
-  }
-
-  /** Whether git tracks lore's cache, so that nothing is read from it or saved to it. */
-  get tracked(): boolean {
-    return this.key === undefined;
   }
 
   /** Both sides (their records other than prohibitions) and the rules, when the snapshot holds them. */

@@ -154,7 +154,8 @@ const BOUNDED_INSERTION = 64;
 
 /**
  * The best `max` of each type (positions into `applicable`), by score then id: a bounded
- * insertion per type over a typed array instead of sorting thousands of scored objects.
+ * insertion per type over a typed array instead of sorting thousands of scored objects, or one
+ * sort of a type's scored positions when more than BOUNDED_INSERTION are wanted.
  */
 function topPerType(index: KnowledgeIndex, applicable: readonly number[], scores: Float64Array, max: number): Record<KnowledgeType, number[]> {
   // One list per type, by the type's position in APPLIED_KINDS.
