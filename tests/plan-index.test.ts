@@ -20,10 +20,15 @@ function random(seed: number): () => number {
   return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
 }
 
+/** A seeded generator and `pick(list, n)`: n items of the list drawn with it, repeats allowed. */
+function picker(seed: number): { next: () => number; pick: <T>(list: readonly T[], n: number) => T[] } {
+  const next = random(seed);
+  return { next, pick: (list, n) => Array.from({ length: n }, () => list[Math.floor(next() * list.length)]!) };
+}
+
 describe('the plan index', () => {
   it('finds for every entry and path the same first matching rule as testing each entry in turn (2,000 generated stores, four calls each)', () => {
-    const next = random(7);
-    const pick = <T>(list: readonly T[], n: number): T[] => Array.from({ length: n }, () => list[Math.floor(next() * list.length)]!);
+    const { next, pick } = picker(7);
     const mismatches: string[] = [];
     for (let store = 0; store < 2000; store++) {
       const entries = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, i) => ({
@@ -49,8 +54,7 @@ describe('the plan index', () => {
   });
 
   it('finds for every prohibition the keywords, in its order, that testing its keywords alone finds (2,000 generated stores, three texts each)', () => {
-    const next = random(11);
-    const pick = <T>(list: readonly T[], n: number): T[] => Array.from({ length: n }, () => list[Math.floor(next() * list.length)]!);
+    const { next, pick } = picker(11);
     const mismatches: string[] = [];
     for (let store = 0; store < 2000; store++) {
       // Other types between the prohibitions: a document's position is not its prohibition's; keywords repeat within an entry.
